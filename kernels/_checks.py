@@ -1,0 +1,159 @@
+"""Input validation shared by every launcher.
+
+A launcher must never hand Triton a tensor it cannot read correctly: a wrong
+shape or a CPU tensor on a GPU run would give a silent wrong answer or crash
+the process, so each failure here raises ``TypeError`` (wrong kind of thing)
+or ``ValueError`` (right kind, wrong value) naming the argument.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import torch
+
+SUPPORTED_DTYPES = (torch.float32, torch.float16, torch.bfloat16)
+ALIGNMENTS = ("bottom_right", "top_left")
+PRECISIONS = ("ieee", "tf32")
+MAX_HEAD_DIM = 256
+
+
+def interpreting() -> bool:
+    """True when kernels run under Triton's CPU interpreter."""
+    return os.environ.get("TRITON_INTERPRET", "0") == "1"
+
+
+def check_tensor(name: str, t: object, *, ndim: int | tuple[int, ...]) -> torch.Tensor:
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
+    allowed = (ndim,) if isinstance(ndim, int) else ndim
+    if t.dim() not in allowed:
+        want = " or ".join(str(n) for n in allowed)
+        raise ValueError(f"{name} must have {want} dimensions, got shape {tuple(t.shape)}")
+    if t.dtype not in SUPPORTED_DTYPES:
+        raise TypeError(
+            f"{name} has dtype {t.dtype}; expected one of float32, float16, bfloat16"
+        )
+    if interpreting():
+        if t.device.type != "cpu":
+            raise ValueError(
+                f"{name} is on {t.device}; under TRITON_INTERPRET=1 kernels take CPU tensors"
+            )
+    elif t.device.type != "cuda":
+        raise ValueError(
+            f"{name} is on {t.device}; compiled Triton kernels need a CUDA tensor "
+            "(set TRITON_INTERPRET=1 before importing kernels to run on the CPU)"
+        )
+    return t
+
+
+def check_same_dtype_device(names: tuple[str, ...], tensors: tuple[torch.Tensor, ...]) -> None:
+    first_name, first = names[0], tensors[0]
+    for name, t in zip(names[1:], tensors[1:]):
+        if t.dtype != first.dtype:
+            raise TypeError(
+                f"{name} has dtype {t.dtype} but {first_name} has {first.dtype}; "
+                "inputs must share one dtype"
+            )
+        if t.device != first.device:
+            raise ValueError(
+                f"{name} is on {t.device} but {first_name} is on {first.device}; "
+                "inputs must share one device"
+            )
+
+
+def check_scale(scale: object, *, name: str = "scale") -> float:
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)):
+        raise TypeError(f"{name} must be a real number, got {type(scale).__name__}")
+    if not math.isfinite(scale):
+        raise ValueError(f"{name} must be finite, got {scale}")
+    return float(scale)
+
+
+def check_flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+    return value
+
+
+def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value  # type: ignore[return-value]
+
+
+def causal_diagonal(m: int, n: int, alignment: str) -> int:
+    """Offset such that entry (i, j) is visible iff j <= i + offset."""
+    return n - m if alignment == "bottom_right" else 0
+
+
+@dataclass(frozen=True)
+class AttentionDims:
+    batch: int
+    hq: int
+    hkv: int
+    sq: int
+    sk: int
+    d: int
+    dv: int
+    scale: float
+    diagonal: int  # causal visibility offset, see causal_diagonal
+
+    @property
+    def group(self) -> int:
+        return self.hq // self.hkv
+
+
+def check_attention_inputs(
+    q: object,
+    k: object,
+    v: object,
+    *,
+    causal: object,
+    scale: object,
+    alignment: object,
+    input_precision: object = "ieee",
+) -> AttentionDims:
+    """Validate q (B, Hq, Sq, D), k (B, Hkv, Sk, D), v (B, Hkv, Sk, Dv)."""
+    q = check_tensor("q", q, ndim=4)
+    k = check_tensor("k", k, ndim=4)
+    v = check_tensor("v", v, ndim=4)
+    check_same_dtype_device(("q", "k", "v"), (q, k, v))
+    check_flag(causal, "causal")
+    check_choice(alignment, "alignment", ALIGNMENTS)
+    check_choice(input_precision, "input_precision", PRECISIONS)
+    b, hq, sq, d = q.shape
+    bk, hkv, sk, dk = k.shape
+    bv, hv, skv, dv = v.shape
+    if bk != b or bv != b:
+        raise ValueError(f"batch sizes differ: q has {b}, k has {bk}, v has {bv}")
+    if hv != hkv:
+        raise ValueError(f"v has {hv} heads but k has {hkv}; k and v must share their heads")
+    if hkv == 0 and hq != 0:
+        raise ValueError("k has 0 heads but q has {hq}; k needs at least one head")
+    if hkv and hq % hkv:
+        raise ValueError(
+            f"q has {hq} heads, not a multiple of k's {hkv} heads (GQA needs Hq % Hkv == 0)"
+        )
+    if dk != d:
+        raise ValueError(f"k has head dim {dk} but q has {d}; q and k must share D")
+    if skv != sk:
+        raise ValueError(f"v has {skv} keys but k has {sk}; k and v must share Sk")
+    for name, dim in (("q/k head dim D", d), ("v head dim Dv", dv)):
+        if not 1 <= dim <= MAX_HEAD_DIM:
+            raise ValueError(f"{name} is {dim}; supported head dims are 1 to {MAX_HEAD_DIM}")
+    if input_precision == "tf32" and q.dtype != torch.float32:
+        raise ValueError("input_precision='tf32' applies only to float32 inputs")
+    if scale is None:
+        scale_f = d**-0.5
+    else:
+        scale_f = check_scale(scale)
+    diagonal = causal_diagonal(sq, sk, alignment)  # type: ignore[arg-type]
+    return AttentionDims(b, hq, hkv, sq, sk, d, dv, scale_f, diagonal)
+
+
+def dot_precision(dtype: torch.dtype, input_precision: str) -> str:
+    """The ``input_precision`` handed to ``tl.dot``: only float32 has a choice."""
+    return input_precision if dtype == torch.float32 else "ieee"

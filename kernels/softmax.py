@@ -1,0 +1,130 @@
+"""Row softmax of ``scale * x`` over the last dim, with an optional causal mask.
+
+One program owns BLOCK_M rows of one (batch, head) slice and walks the row in
+BLOCK_N chunks twice: the first pass keeps a running max and a running sum
+rescaled to that max (so any row length works and ``exp`` never overflows),
+the second writes ``exp(x - max) / sum``.  Because each program re-reads only
+its own rows before writing them, ``y`` may alias ``x`` (in-place softmax).
+
+Masked entries are loaded as ``-inf`` so they contribute ``exp(-inf) = 0``.
+A row with no visible entry has max ``-inf``; it is shifted by 0 instead, so
+its entries are ``exp(-inf) * (1 / 0 -> 0) = 0`` rather than NaN.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from kernels._checks import (
+    ALIGNMENTS,
+    causal_diagonal,
+    check_choice,
+    check_flag,
+    check_scale,
+    check_tensor,
+    interpreting,
+)
+from kernels.matmul import as_4d
+
+
+@triton.jit
+def _softmax_kernel(
+    x_ptr, y_ptr,
+    M, N, H, DIAGONAL,
+    s_xb, s_xh, s_xm, s_xn,
+    s_yb, s_yh, s_ym, s_yn,
+    scale,
+    CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+):  # fmt: skip
+    pid_m = tl.program_id(0)
+    pid_bh = tl.program_id(1)
+    batch = (pid_bh // H).to(tl.int64)
+    head = (pid_bh % H).to(tl.int64)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    row_ok = rows < M
+    x_row = x_ptr + batch * s_xb + head * s_xh + rows[:, None].to(tl.int64) * s_xm
+    y_row = y_ptr + batch * s_yb + head * s_yh + rows[:, None].to(tl.int64) * s_ym
+
+    row_max = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
+    row_sum = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    for n0 in tl.range(0, N, BLOCK_N):
+        cols = n0 + tl.arange(0, BLOCK_N)
+        visible = row_ok[:, None] & (cols[None, :] < N)
+        if CAUSAL:
+            visible = visible & (cols[None, :] <= rows[:, None] + DIAGONAL)
+        x = tl.load(x_row + cols[None, :].to(tl.int64) * s_xn, mask=visible, other=0.0)
+        logits = tl.where(visible, x.to(tl.float32) * scale, float("-inf"))
+        new_max = tl.maximum(row_max, tl.max(logits, axis=1))
+        shift = tl.where(new_max == float("-inf"), 0.0, new_max)
+        row_sum = row_sum * tl.exp(row_max - shift) + tl.sum(tl.exp(logits - shift[:, None]), 1)
+        row_max = new_max
+
+    shift = tl.where(row_max == float("-inf"), 0.0, row_max)
+    # Divide by 1 on empty rows: both branches of tl.where are evaluated.
+    inv_sum = tl.where(row_sum > 0.0, 1.0 / tl.where(row_sum > 0.0, row_sum, 1.0), 0.0)
+    for n0 in tl.range(0, N, BLOCK_N):
+        cols = n0 + tl.arange(0, BLOCK_N)
+        in_bounds = row_ok[:, None] & (cols[None, :] < N)
+        visible = in_bounds
+        if CAUSAL:
+            visible = visible & (cols[None, :] <= rows[:, None] + DIAGONAL)
+        x = tl.load(x_row + cols[None, :].to(tl.int64) * s_xn, mask=visible, other=0.0)
+        logits = tl.where(visible, x.to(tl.float32) * scale, float("-inf"))
+        p = tl.exp(logits - shift[:, None]) * inv_sum[:, None]
+        tl.store(
+            y_row + cols[None, :].to(tl.int64) * s_yn,
+            p.to(y_ptr.dtype.element_ty),
+            mask=in_bounds,
+        )
+
+
+def _blocks(n: int) -> tuple[int, int, int]:
+    """(BLOCK_M, BLOCK_N, num_warps): few wide programs on the interpreter."""
+    width = triton.next_power_of_2(max(n, 16))
+    if interpreting():
+        return 32, min(width, 2048), 4
+    return 4, min(width, 1024), 4
+
+
+def launch_softmax(
+    x: torch.Tensor, y: torch.Tensor, *, scale: float, causal: bool, diagonal: int
+) -> None:
+    """Softmax over the last dim of 4-D ``x`` into 4-D ``y`` (may be ``x``)."""
+    bsz, h, m, n = x.shape
+    if x.numel() == 0:
+        return
+    block_m, block_n, warps = _blocks(n)
+    grid = (triton.cdiv(m, block_m), bsz * h)
+    _softmax_kernel[grid](
+        x, y,
+        m, n, h, diagonal,
+        *x.stride(), *y.stride(),
+        scale,
+        CAUSAL=causal, BLOCK_M=block_m, BLOCK_N=block_n, num_warps=warps,
+    )  # fmt: skip
+
+
+def softmax(
+    x: torch.Tensor,
+    *,
+    scale: float = 1.0,
+    causal: bool = False,
+    alignment: str = "bottom_right",
+) -> torch.Tensor:
+    """Softmax over the last dim of ``scale * x`` for x (..., M, N), 0-2 leading dims.
+
+    With ``causal``, entry (i, j) is visible iff ``j <= i + (N - M)``
+    (``alignment="bottom_right"``) or ``j <= i`` (``"top_left"``).  Rows with
+    no visible entry are all zeros.  Computes in fp32 and returns x's dtype.
+    """
+    x = check_tensor("x", x, ndim=(2, 3, 4))
+    scale = check_scale(scale)
+    check_flag(causal, "causal")
+    check_choice(alignment, "alignment", ALIGNMENTS)
+    x4, _ = as_4d(x)
+    y = torch.empty(x4.shape, dtype=x.dtype, device=x.device)
+    m, n = x.shape[-2:]
+    launch_softmax(x4, y, scale=scale, causal=causal, diagonal=causal_diagonal(m, n, alignment))
+    return y.reshape(x.shape)
