@@ -51,7 +51,7 @@ def check_tensor(name: str, t: object, *, ndim: int | tuple[int, ...]) -> torch.
 
 def check_same_dtype_device(names: tuple[str, ...], tensors: tuple[torch.Tensor, ...]) -> None:
     first_name, first = names[0], tensors[0]
-    for name, t in zip(names[1:], tensors[1:]):
+    for name, t in zip(names[1:], tensors[1:], strict=True):
         if t.dtype != first.dtype:
             raise TypeError(
                 f"{name} has dtype {t.dtype} but {first_name} has {first.dtype}; "
@@ -132,7 +132,7 @@ def check_attention_inputs(
     if hv != hkv:
         raise ValueError(f"v has {hv} heads but k has {hkv}; k and v must share their heads")
     if hkv == 0 and hq != 0:
-        raise ValueError("k has 0 heads but q has {hq}; k needs at least one head")
+        raise ValueError(f"k has 0 heads but q has {hq}; k needs at least one head")
     if hkv and hq % hkv:
         raise ValueError(
             f"q has {hq} heads, not a multiple of k's {hkv} heads (GQA needs Hq % Hkv == 0)"

@@ -1,0 +1,18 @@
+"""The float64 oracle, its per-element error bounds, and the comparison."""
+
+from reference.bounds import attention_bounds, matmul_bound, softmax_bound
+from reference.compare import Verdict, compare
+from reference.oracle import attention, attention_parts, causal_visible, matmul, softmax
+
+__all__ = [
+    "Verdict",
+    "attention",
+    "attention_bounds",
+    "attention_parts",
+    "causal_visible",
+    "compare",
+    "matmul",
+    "matmul_bound",
+    "softmax",
+    "softmax_bound",
+]

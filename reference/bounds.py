@@ -1,0 +1,210 @@
+"""Per-element error bounds: how far a *correct* kernel may be from the oracle.
+
+No fixed atol/rtol.  Each bound follows the kernel's arithmetic step by step
+with the standard model ``fl(a op b) = (a op b)(1 + e)``, ``|e| <= u``, using
+the oracle's own float64 intermediates for the magnitudes involved.  The
+bounds are worst-case (linear in the reduction length, not its square root)
+so they hold on every backend; the planted-bug tests show they are still tight
+enough to catch an fp16 accumulator, a dropped key or a mis-scaled row.
+
+Notation: ``u32 = 2**-24`` (fp32 unit roundoff); ``u_x`` the unit roundoff of
+dtype x (half its ``eps``); ``floor_x`` half the smallest subnormal spacing of
+x, the absolute error of rounding a tiny value into x.
+
+Dot products (``dot_coeff``).  ``fl(sum_k a_k b_k)`` over n terms with fp32
+accumulation satisfies ``|err| <= c(n) * sum_k |a_k b_k|`` with
+
+    c(n) = 2 n u32             each of n additions may be off by one fp32 ulp
+                               (2 u32): tensor cores truncate instead of round
+         + u32                 fp32 x fp32 products are rounded once
+                               (fp16/bf16 products are exact in fp32)
+         + 2 u_tf32            tf32 rounds both fp32 inputs to 10-bit mantissa
+         + n * tiny32 / sum    GPU flush-to-zero of fp32 subnormals (absolute)
+
+Softmax (``softmax_relative``).  With logits t (exact) and row max m, the
+kernel computes ``exp(t^ - m^)`` where the argument is off by ``d`` (logit
+rounding, subtraction, and the exp approximation written as an equivalent
+argument error: ``exp(x)(1 + e) = exp(x + log(1 + e))``).  If every visible
+argument j is off by at most ``d_j``, then exactly (not to first order)
+
+    p^_j / p_j = exp(d_j) / sum_l p_l exp(d_l)   in  [exp(-d_j)/(1 + D), exp(d_j)(1 + D)]
+
+with ``D = sum_l p_l expm1(d_l)``, since ``sum_l p_l exp(d_l) <= 1 + D`` and,
+by Jensen, ``>= exp(-sum_l p_l d_l) >= 1/(1 + D)``.  So the relative error of
+``p_j`` is at most ``exp(d_j)(1 + D) - 1``.  Rounding in the row sum (n terms,
+plus one rescale per chunk of an online algorithm) and the division add
+``gamma`` below.  Per logit:
+
+    d_j = 2 u32 |t_j|          scale rounded to fp32 and the product rounded
+        + 2 u32 |t_j - m|      the subtraction, and the multiply by log2(e)
+                               that exp/exp2 lowering performs on a GPU
+        + 4 u32                exp/exp2 approximations (<= 2 ulp on sm_90)
+        + logit dot error      scale * c(D) * sum_d |q_d k_d| in attention
+
+Attention output (``attention_bound``).  ``o = sum_k p_k v_k`` computed from
+the kernel's p^ rounded to V's dtype, accumulated in fp32, rounded to the
+output dtype:
+
+    |o^ - o| <= sum_k |p^_k - p_k| |v_k|                    softmax error
+              + (u_v + c(Sk) + R) sum_k p^_k |v_k|          P rounding, P V dot,
+                                                            R = online rescales
+              + floor_v sum_k |v_k|                         tiny p rounded to V
+              + u_out |o| + floor_out                       output rounding
+
+R covers flash/split-K algorithms that rescale the accumulator once per key
+block: at most ceil(Sk / 16) rescales (no block is narrower than 16), each an
+exp and a multiply, 6 u32 apiece.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+U32 = 2.0**-24
+U_TF32 = 2.0**-11
+TINY32 = torch.finfo(torch.float32).tiny
+MIN_BLOCK = 16  # narrowest key block any implementation uses (tl.dot minimum)
+EXP_ULPS = 4.0
+
+
+def unit_roundoff(dtype: torch.dtype) -> float:
+    return torch.finfo(dtype).eps / 2
+
+
+def rounding_floor(dtype: torch.dtype) -> float:
+    """Absolute error of rounding a value below the normal range into ``dtype``."""
+    info = torch.finfo(dtype)
+    return info.tiny * info.eps / 2
+
+
+def gamma(n: int | float, u: float) -> float:
+    """Higham's gamma_n = n u / (1 - n u): accumulated error of n roundings."""
+    nu = n * u
+    return math.inf if nu >= 1 else nu / (1 - nu)
+
+
+def dot_coeff(n: int, dtype: torch.dtype, input_precision: str = "ieee") -> float:
+    """c(n) of the module docstring, for a dot of n terms with inputs of ``dtype``."""
+    c = gamma(2 * n, U32)
+    if dtype == torch.float32:
+        c += U32
+        if input_precision == "tf32":
+            c += 2 * U_TF32
+    return c
+
+
+def dot_error(
+    a_abs: torch.Tensor, b_abs: torch.Tensor, dtype: torch.dtype, input_precision: str = "ieee"
+) -> torch.Tensor:
+    """Bound on |fl(a @ b) - a @ b| given |a| (.., M, n) and |b| (.., n, N) in float64."""
+    n = a_abs.shape[-1]
+    return dot_coeff(n, dtype, input_precision) * (a_abs @ b_abs) + n * TINY32
+
+
+def logit_argument_error(logits: torch.Tensor, row_max: torch.Tensor) -> torch.Tensor:
+    """d_j of the module docstring without the dot term: rounding of t, t - m, exp."""
+    return U32 * (2 * logits.abs() + 2 * (logits - row_max).abs() + EXP_ULPS)
+
+
+def softmax_relative(
+    probs: torch.Tensor, arg_err: torch.Tensor, visible: torch.Tensor, n_terms: int
+) -> torch.Tensor:
+    """Relative error bound of each p^_j (before any output rounding).
+
+    ``arg_err`` bounds the argument error d_j of each visible entry; masked
+    entries are exactly zero in a correct kernel and get bound 0.
+    """
+    d = torch.where(visible, arg_err, torch.zeros_like(arg_err))
+    spread = (probs * torch.expm1(d)).sum(dim=-1, keepdim=True)
+    ratio = torch.exp(d) * (1 + spread) - 1
+    rescales = math.ceil(n_terms / MIN_BLOCK)
+    normalise = gamma(2 * n_terms + (EXP_ULPS + 2) * rescales + 2, U32)
+    return torch.where(visible, (1 + ratio) * (1 + normalise) - 1, torch.zeros_like(ratio))
+
+
+def _visible_max(logits: torch.Tensor, visible: torch.Tensor) -> torch.Tensor:
+    masked = logits.masked_fill(~visible, -math.inf)
+    row_max = masked.amax(dim=-1, keepdim=True) if logits.shape[-1] else masked.sum(-1, True)
+    return torch.where(torch.isinf(row_max), torch.zeros_like(row_max), row_max)
+
+
+def matmul_bound(
+    a: torch.Tensor,
+    b: torch.Tensor,
+    ref: torch.Tensor,
+    *,
+    scale: float,
+    out_dtype: torch.dtype,
+    input_precision: str = "ieee",
+) -> torch.Tensor:
+    """Bound for ``round_out(fl32(scale) * fl(a @ b))`` against the exact ``scale * a @ b``."""
+    inner = abs(scale) * dot_error(a.double().abs(), b.double().abs(), a.dtype, input_precision)
+    inner = inner + 2 * U32 * ref.abs()  # scale rounded to fp32, times the fp32 sum
+    u_out = unit_roundoff(out_dtype) if out_dtype != torch.float32 else U32
+    return (1 + u_out) * inner + u_out * ref.abs() + rounding_floor(out_dtype)
+
+
+def softmax_bound(
+    x: torch.Tensor,
+    probs: torch.Tensor,
+    visible: torch.Tensor,
+    *,
+    scale: float,
+    out_dtype: torch.dtype,
+) -> torch.Tensor:
+    """Bound for the softmax kernel's output against the oracle's ``probs``."""
+    logits = scale * x.double()
+    row_max = _visible_max(logits, visible)
+    rel = softmax_relative(probs, logit_argument_error(logits, row_max), visible, x.shape[-1])
+    u_out = unit_roundoff(out_dtype)
+    bound = torch.clamp(probs * rel, max=1.0)  # both p and p^ lie in [0, 1]
+    floors = TINY32 + rounding_floor(out_dtype)  # exp flushed to 0, tiny p rounded
+    return torch.where(visible, (1 + u_out) * bound + u_out * probs + floors, 0 * bound)
+
+
+def attention_bounds(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    parts: dict[str, torch.Tensor],
+    *,
+    scale: float,
+    input_precision: str = "ieee",
+) -> dict[str, torch.Tensor]:
+    """Bounds for out (B, Hq, Sq, Dv), probs (fp32, before rounding to V's dtype) and lse.
+
+    ``parts`` are the oracle's intermediates (``reference.oracle.attention_parts``).
+    """
+    dtype = q.dtype
+    group = q.shape[1] // k.shape[1]
+    qa = q.double().cpu().abs()
+    ka = k.double().cpu().abs().repeat_interleave(group, dim=1)
+    va = v.double().cpu().abs().repeat_interleave(group, dim=1)
+    sk = k.shape[2]
+    logits, probs, visible = parts["logits"], parts["probs"], parts["visible"]
+
+    row_max = _visible_max(logits, visible)
+    arg_err = logit_argument_error(logits, row_max)
+    arg_err = arg_err + abs(scale) * dot_error(qa, ka.transpose(-1, -2), dtype, input_precision)
+    rel = softmax_relative(probs, arg_err, visible, sk)
+    p_err = torch.clamp(probs * rel, max=1.0) + TINY32 * visible
+
+    u_v = unit_roundoff(dtype) if dtype != torch.float32 else 0.0
+    pv_coeff = u_v + dot_coeff(sk, dtype, input_precision)
+    p_hat_v = (probs + p_err) @ va
+    out = parts["out"]
+    u_out = unit_roundoff(dtype) if dtype != torch.float32 else U32
+    inner = p_err @ va + pv_coeff * p_hat_v + rounding_floor(dtype) * va.sum(-2, keepdim=True)
+    inner = inner + sk * TINY32
+    out_bound = (1 + u_out) * inner + u_out * out.abs() + rounding_floor(dtype)
+
+    # lse = m + log(sum exp(t - m)): |d lse| <= log1p(sum_l p_l expm1(d_l)) (see
+    # softmax_relative) plus the row sum's rounding, plus rounding of lse itself.
+    d = torch.where(visible, arg_err, torch.zeros_like(arg_err))
+    spread = (probs * torch.expm1(d)).sum(dim=-1)
+    normalise = gamma(2 * sk + (EXP_ULPS + 2) * math.ceil(sk / MIN_BLOCK) + 2, U32)
+    lse = parts["lse"]
+    lse_bound = torch.log1p(spread) + normalise + 2 * U32 * lse.abs().nan_to_num(posinf=0.0)
+    return {"out": out_bound, "probs": p_err + U32 * probs, "lse": lse_bound}

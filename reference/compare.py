@@ -1,0 +1,87 @@
+"""Element-wise comparison of a kernel's output with the oracle under a bound.
+
+A check passes iff ``max |got - want| / bound <= 1``.  The verdict names the
+worst element so a failure says where to look, not just that something broke.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass(frozen=True)
+class Verdict:
+    check: str
+    ratio: float  # max error / bound; <= 1 passes; inf for NaN or a missed inf
+    error: float
+    bound: float
+    index: tuple[int, ...]
+    got: float
+    want: float
+
+    @property
+    def ok(self) -> bool:
+        return self.ratio <= 1.0
+
+    def describe(self) -> str:
+        where = f"at index {self.index}" if self.index else "(empty)"
+        return (
+            f"{self.check}: error/bound = {self.ratio:.3g} {where}: got {self.got!r}, "
+            f"want {self.want!r}, |error| {self.error:.3g}, bound {self.bound:.3g}"
+        )
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "check": self.check, "ratio": self.ratio, "error": self.error,
+            "bound": self.bound, "index": list(self.index), "got": self.got, "want": self.want,
+        }  # fmt: skip
+
+
+def compare(
+    check: str,
+    got: torch.Tensor,
+    want: torch.Tensor,
+    bound: torch.Tensor,
+    *,
+    dtype: torch.dtype | None = None,
+) -> Verdict:
+    """Compare ``got`` with float64 ``want`` element-wise against ``bound``.
+
+    Non-finite expectations (an lse of -inf, say) must be matched exactly.  With
+    ``dtype``, an exact value that overflows that dtype by more than its bound
+    must come back as an infinity of the same sign, and one within its bound of
+    the overflow threshold may come back either way.
+    """
+    got64 = got.detach().double().cpu()
+    want = want.double().cpu()
+    bound = torch.broadcast_to(bound.double().cpu(), want.shape)
+    if got64.shape != want.shape:
+        raise ValueError(f"{check}: got shape {tuple(got64.shape)}, want {tuple(want.shape)}")
+    if got64.numel() == 0:
+        return Verdict(check, 0.0, 0.0, 0.0, (), 0.0, 0.0)
+    err = (got64 - want).abs()
+    if dtype is not None and dtype != torch.float64:
+        limit = torch.finfo(dtype).max
+        overflows = (want.abs() - bound) > limit
+        want = torch.where(overflows, want.sign() * math.inf, want)
+        may_overflow = (want.abs() + bound) > limit
+        same_inf = torch.isinf(got64) & (got64.sign() == want.sign())
+        err = torch.where(may_overflow & same_inf, torch.zeros_like(err), err)
+    exact = ~torch.isfinite(want)
+    err = torch.where(exact, torch.where(got64 == want, 0.0, math.inf), err)
+    err = torch.nan_to_num(err, nan=math.inf)
+    ratio = torch.where(bound > 0, err / bound, torch.where(err > 0, math.inf, 0.0))
+    flat = int(torch.argmax(ratio))
+    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), ratio.shape))
+    return Verdict(
+        check,
+        float(ratio.flatten()[flat]),
+        float(err.flatten()[flat]),
+        float(bound.flatten()[flat]),
+        index,
+        float(got64.flatten()[flat]),
+        float(want.flatten()[flat]),
+    )

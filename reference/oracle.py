@@ -1,0 +1,82 @@
+"""The float64 oracle: attention as written on paper.
+
+Everything is computed in float64 on the CPU, from the definition, with the
+causal mask built here from its definition and not from any kernel helper.
+"""
+
+from __future__ import annotations
+
+import torch
+
+
+def causal_visible(m: int, n: int, alignment: str = "bottom_right") -> torch.Tensor:
+    """(m, n) bool: query i sees key j iff j <= i + (n - m) (bottom_right) or j <= i."""
+    if alignment not in ("bottom_right", "top_left"):
+        raise ValueError(f"alignment must be 'bottom_right' or 'top_left', got {alignment!r}")
+    i = torch.arange(m).unsqueeze(1)
+    j = torch.arange(n).unsqueeze(0)
+    shift = n - m if alignment == "bottom_right" else 0
+    return j <= i + shift
+
+
+def matmul(a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0) -> torch.Tensor:
+    """scale * a @ b in float64."""
+    return scale * (a.double().cpu() @ b.double().cpu())
+
+
+def softmax(
+    x: torch.Tensor, *, scale: float = 1.0, causal: bool = False, alignment: str = "bottom_right"
+) -> torch.Tensor:
+    """Softmax of scale * x over the last dim in float64; rows seeing nothing are zeros."""
+    logits = scale * x.double().cpu()
+    if causal:
+        visible = causal_visible(x.shape[-2], x.shape[-1], alignment)
+        logits = logits.masked_fill(~visible, float("-inf"))
+    row_max = logits.amax(dim=-1, keepdim=True) if logits.shape[-1] else logits.sum(-1, True)
+    row_max = torch.where(torch.isinf(row_max), torch.zeros_like(row_max), row_max)
+    e = torch.exp(logits - row_max)
+    total = e.sum(dim=-1, keepdim=True)
+    return torch.where(total > 0, e / total, torch.zeros_like(e))
+
+
+def attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    alignment: str = "bottom_right",
+) -> torch.Tensor:
+    """softmax(scale * q k^T) v with GQA by repeating KV heads; float64."""
+    return attention_parts(q, k, v, causal=causal, scale=scale, alignment=alignment)["out"]
+
+
+def attention_parts(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    alignment: str = "bottom_right",
+) -> dict[str, torch.Tensor]:
+    """The oracle's intermediates: logits, probs, out and lse (all float64)."""
+    q, k, v = (t.double().cpu() for t in (q, k, v))
+    group = q.shape[1] // k.shape[1]
+    k = k.repeat_interleave(group, dim=1)
+    v = v.repeat_interleave(group, dim=1)
+    if scale is None:
+        scale = q.shape[-1] ** -0.5
+    logits = scale * (q @ k.transpose(-1, -2))
+    probs = softmax(logits, causal=causal, alignment=alignment)
+    masked = logits
+    if causal:
+        masked = logits.masked_fill(~causal_visible(q.shape[2], k.shape[2], alignment), -torch.inf)
+    return {
+        "logits": logits,
+        "probs": probs,
+        "out": probs @ v,
+        "lse": torch.logsumexp(masked, dim=-1),
+        "visible": torch.isfinite(masked),
+    }
