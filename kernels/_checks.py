@@ -157,3 +157,27 @@ def check_attention_inputs(
 def dot_precision(dtype: torch.dtype, input_precision: str) -> str:
     """The ``input_precision`` handed to ``tl.dot``: only float32 has a choice."""
     return input_precision if dtype == torch.float32 else "ieee"
+
+
+def prepare_out(
+    out: object, shape: tuple[int, ...], like: torch.Tensor, *, dtype: torch.dtype | None = None
+) -> torch.Tensor:
+    """The caller's ``out`` after checking it, or a fresh tensor.
+
+    ``out`` may have any strides (it is written through them), but it must
+    not overlap itself: two output elements sharing an address would race.
+    """
+    dtype = dtype or like.dtype
+    if out is None:
+        return torch.empty(shape, dtype=dtype, device=like.device)
+    if not isinstance(out, torch.Tensor):
+        raise TypeError(f"out must be a torch.Tensor or None, got {type(out).__name__}")
+    if tuple(out.shape) != tuple(shape):
+        raise ValueError(f"out has shape {tuple(out.shape)}; expected {tuple(shape)}")
+    if out.dtype != dtype:
+        raise TypeError(f"out has dtype {out.dtype}; expected {dtype}")
+    if out.device != like.device:
+        raise ValueError(f"out is on {out.device}; expected {like.device}")
+    if any(s == 0 and n > 1 for s, n in zip(out.stride(), out.shape, strict=True)):
+        raise ValueError("out has a stride-0 (expanded) dim; it must not overlap itself")
+    return out

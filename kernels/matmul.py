@@ -29,6 +29,7 @@ from kernels._checks import (
     check_tensor,
     dot_precision,
     interpreting,
+    prepare_out,
 )
 
 
@@ -152,12 +153,17 @@ def check_matmul_operands(a: object, b: object) -> tuple[torch.Tensor, torch.Ten
 
 
 def matmul(
-    a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0, input_precision: str = "ieee"
+    a: torch.Tensor,
+    b: torch.Tensor,
+    *,
+    scale: float = 1.0,
+    input_precision: str = "ieee",
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """``scale * a @ b`` for a (..., M, K) and b (..., K, N), 0-2 shared leading dims.
 
-    Accumulates in fp32; returns a's dtype.  ``input_precision`` ('ieee' or
-    'tf32') only matters for float32 inputs on a GPU.
+    Accumulates in fp32; returns a's dtype (written into ``out`` if given).
+    ``input_precision`` ('ieee' or 'tf32') only matters for float32 on a GPU.
     """
     a, b = check_matmul_operands(a, b)
     scale = check_scale(scale)
@@ -166,12 +172,12 @@ def matmul(
         raise ValueError(
             f"a is (..., M, K={a.shape[-1]}) but b is (..., K={b.shape[-2]}, N); K must match"
         )
-    a4, lead = as_4d(a)
+    out = prepare_out(out, (*a.shape[:-1], b.shape[-1]), a)
+    a4, _ = as_4d(a)
     b4, _ = as_4d(b)
-    out = torch.empty((*a4.shape[:3], b4.shape[3]), dtype=a.dtype, device=a.device)
     launch_matmul(
-        a4, tuple(b4.stride()), b4, out,
+        a4, tuple(b4.stride()), b4, as_4d(out)[0],
         k=a4.shape[3], group=1, scale=scale,
         precision=dot_precision(a.dtype, input_precision),
     )  # fmt: skip
-    return out.reshape(*a.shape[:-1], b.shape[-1])
+    return out

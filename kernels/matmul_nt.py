@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 
-from kernels._checks import PRECISIONS, check_choice, check_scale, dot_precision
+from kernels._checks import PRECISIONS, check_choice, check_scale, dot_precision, prepare_out
 from kernels.matmul import as_4d, check_matmul_operands, launch_matmul
 
 
@@ -21,7 +21,12 @@ def transposed_strides(b4: torch.Tensor) -> tuple[int, int, int, int]:
 
 
 def matmul_nt(
-    a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0, input_precision: str = "ieee"
+    a: torch.Tensor,
+    b: torch.Tensor,
+    *,
+    scale: float = 1.0,
+    input_precision: str = "ieee",
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """``scale * a @ b.transpose(-1, -2)`` for a (..., M, K) and b (..., N, K)."""
     a, b = check_matmul_operands(a, b)
@@ -31,12 +36,12 @@ def matmul_nt(
         raise ValueError(
             f"a is (..., M, K={a.shape[-1]}) but b is (..., N, K={b.shape[-1]}); K must match"
         )
+    out = prepare_out(out, (*a.shape[:-1], b.shape[-2]), a)
     a4, _ = as_4d(a)
     b4, _ = as_4d(b)
-    out = torch.empty((*a4.shape[:3], b4.shape[2]), dtype=a.dtype, device=a.device)
     launch_matmul(
-        a4, transposed_strides(b4), b4, out,
+        a4, transposed_strides(b4), b4, as_4d(out)[0],
         k=a4.shape[3], group=1, scale=scale,
         precision=dot_precision(a.dtype, input_precision),
     )  # fmt: skip
-    return out.reshape(*a.shape[:-1], b.shape[-2])
+    return out

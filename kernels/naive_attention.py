@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import torch
 
-from kernels._checks import check_attention_inputs, dot_precision
+from kernels._checks import check_attention_inputs, check_flag, dot_precision, prepare_out
 from kernels.matmul import launch_matmul
 from kernels.matmul_nt import transposed_strides
 from kernels.softmax import launch_softmax
@@ -26,6 +26,7 @@ def naive_attention(
     alignment: str = "bottom_right",
     input_precision: str = "ieee",
     return_probs: bool = False,
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """softmax(scale * q k^T [+ causal mask]) v.
 
@@ -34,13 +35,15 @@ def naive_attention(
     fp32 probabilities (B, Hq, Sq, Sk).  ``scale`` defaults to D**-0.5.
     Causal visibility: key j is visible to query i iff j <= i + (Sk - Sq)
     (``bottom_right``, the KV-cache convention) or j <= i (``top_left``).
-    A query that sees no key outputs zeros.
+    A query that sees no key outputs zeros.  ``out`` (any strides) receives
+    the result if given.
     """
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
     )
+    check_flag(return_probs, "return_probs")
     precision = dot_precision(q.dtype, input_precision)
-    out = torch.empty((dims.batch, dims.hq, dims.sq, dims.dv), dtype=q.dtype, device=q.device)
+    out = prepare_out(out, (dims.batch, dims.hq, dims.sq, dims.dv), q)
     probs = torch.empty(
         (dims.batch, dims.hq, dims.sq, dims.sk), dtype=torch.float32, device=q.device
     )

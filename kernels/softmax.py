@@ -25,6 +25,7 @@ from kernels._checks import (
     check_scale,
     check_tensor,
     interpreting,
+    prepare_out,
 )
 from kernels.matmul import as_4d
 
@@ -112,6 +113,7 @@ def softmax(
     scale: float = 1.0,
     causal: bool = False,
     alignment: str = "bottom_right",
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Softmax over the last dim of ``scale * x`` for x (..., M, N), 0-2 leading dims.
 
@@ -123,8 +125,10 @@ def softmax(
     scale = check_scale(scale)
     check_flag(causal, "causal")
     check_choice(alignment, "alignment", ALIGNMENTS)
-    x4, _ = as_4d(x)
-    y = torch.empty(x4.shape, dtype=x.dtype, device=x.device)
+    out = prepare_out(out, tuple(x.shape), x)
     m, n = x.shape[-2:]
-    launch_softmax(x4, y, scale=scale, causal=causal, diagonal=causal_diagonal(m, n, alignment))
-    return y.reshape(x.shape)
+    launch_softmax(
+        as_4d(x)[0], as_4d(out)[0],
+        scale=scale, causal=causal, diagonal=causal_diagonal(m, n, alignment),
+    )  # fmt: skip
+    return out
