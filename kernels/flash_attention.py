@@ -1,0 +1,718 @@
+"""Fused (flash) attention: one pass over K and V, the score matrix never stored.
+
+Prefill.  One program owns BLOCK_M query rows of one (batch, head) and walks
+the keys in BLOCK_N blocks, keeping per row a running max ``m``, a running sum
+``l`` of ``exp(logit - m)`` and an fp32 accumulator of ``exp(logit - m) @ V``.
+When a new block raises the max, ``l`` and the accumulator are rescaled by
+``exp(m_old - m_new)``, so the result is exact softmax attention whatever the
+order or number of blocks.  Exponentials are ``exp2`` with ``log2(e)`` folded
+into the scale (``exp(x) = exp2(x * log2 e)``), so the max is tracked in base-2
+units and converted back to a natural log only for the returned LSE.
+
+Causal masking costs nothing where it is not needed.  Visibility is a prefix
+(key j is visible to query i iff ``j <= i + diagonal``), so for one query block
+the keys split into three ranges: visible to every row (processed unmasked),
+a band crossing the diagonal (masked), and keys no row sees (never loaded: the
+loop stops before them).  Non-causal attention uses the same two loops, the
+second one only masking the ragged tail past Sk.
+
+A row can see no key at all (causal with ``diagonal < 0``).  Its max stays
+``-inf``, and ``-inf - -inf`` is NaN, so the masked loop shifts by 0 instead of
+an infinite max; such a row ends with ``l = 0`` and is written as zeros with
+LSE ``-inf``.  The unmasked loop cannot meet an all-masked row and skips that
+guard.
+
+P is rounded to V's dtype before ``P @ V``, as FlashAttention does, so 16-bit
+inputs use the tensor cores for both products.
+
+Decode (small Sq, long Sk).  Few query rows give few programs, far fewer
+than SMs, while the work is streaming K and V from memory.  ``flash_decode``
+splits the keys into ``num_splits`` contiguous ranges, one program per
+(range, KV head, row tile); each writes its normalised partial output and its
+LSE to fp32 scratch, and a second kernel merges the partials with weights
+``exp(lse_s - lse)`` (flash-decoding).  The row tile packs the GQA group: all
+Sq rows of the ``Hq // Hkv`` query heads that share a KV head sit in one tile,
+so each K/V byte is read once per KV head instead of once per query head.
+
+Strides.  Every tensor is addressed through all four of its strides, with the
+(batch, head) program index split into a batch and a head index, so
+transposed, sliced, expanded (stride 0) and non-unit-last-stride views work
+without a copy.  Offsets that grow with the tensor are int64.  Head dims are
+padded to a power of two (at least 16, the smallest ``tl.dot`` operand) and the
+padding is masked on load, so no byte outside a tensor is read.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import NamedTuple
+
+import torch
+import triton
+import triton.language as tl
+
+from kernels._checks import AttentionDims, check_attention_inputs, dot_precision, interpreting
+
+LOG2E = 1.4426950408889634
+LN2 = 0.6931471805599453
+# Speculative decoding verifies a handful of drafted tokens at once; up to this
+# many query rows the decode kernel's small packed tiles beat BLOCK_M-row tiles.
+DECODE_MAX_SQ = 16
+
+
+@triton.jit
+def _load_2d(ptrs, rows, n_rows, cols, n_cols, CHECK_ROWS: tl.constexpr, CHECK_COLS: tl.constexpr):
+    """Load a tile, masking (to 0) only the dims that can run out of bounds."""
+    if CHECK_ROWS and CHECK_COLS:
+        x = tl.load(ptrs, mask=(rows[:, None] < n_rows) & (cols[None, :] < n_cols), other=0.0)
+    elif CHECK_ROWS:
+        x = tl.load(ptrs, mask=rows[:, None] < n_rows, other=0.0)
+    elif CHECK_COLS:
+        x = tl.load(ptrs, mask=cols[None, :] < n_cols, other=0.0)
+    else:
+        x = tl.load(ptrs)
+    return x
+
+
+@triton.jit
+def _attend_block(
+    acc, l_i, m_i, q,
+    k_ptrs, v_ptrs, q_idx, kv_idx, kv_end, diagonal, qk_scale,
+    HEAD_D: tl.constexpr, HEAD_DV: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr,
+    PRECISION: tl.constexpr,
+):  # fmt: skip
+    """Fold one key block into the running (acc, l, m) of a row tile.
+
+    ``kv_idx`` are the block's key indices; with MASKED, keys at or past
+    ``kv_end`` and (CAUSAL) keys past ``q_idx + diagonal`` get weight 0.
+    """
+    offs_d = tl.arange(0, BLOCK_D)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    k = _load_2d(k_ptrs, kv_idx, kv_end, offs_d, HEAD_D, MASKED, BLOCK_D != HEAD_D)
+    qk = tl.dot(q, tl.trans(k), input_precision=PRECISION)
+    if MASKED:
+        logits = qk * qk_scale
+        visible = kv_idx[None, :] < kv_end
+        if CAUSAL:
+            visible = visible & (kv_idx[None, :] <= q_idx[:, None] + diagonal)
+        logits = tl.where(visible, logits, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(logits, 1))
+        shift = tl.where(m_new == float("-inf"), 0.0, m_new)
+        p = tl.math.exp2(logits - shift[:, None])
+        alpha = tl.math.exp2(m_i - shift)
+    else:
+        # Every key is visible to every row here, so the new max is finite and
+        # the scale folds into one multiply-add.  max(c * x) is c * min(x) for
+        # a negative c.
+        if NEG_SCALE:
+            m_new = tl.maximum(m_i, tl.min(qk, 1) * qk_scale)
+        else:
+            m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        p = tl.math.exp2(qk * qk_scale - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+    l_i = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None]
+    v = _load_2d(v_ptrs, kv_idx, kv_end, offs_dv, HEAD_DV, MASKED, BLOCK_DV != HEAD_DV)
+    acc = tl.dot(p.to(v.dtype), v, acc, input_precision=PRECISION)
+    return acc, l_i, m_new
+
+
+@triton.jit
+def _finish(acc, l_i, m_i):
+    """(acc / l, natural-log LSE); rows that saw no key give (0, -inf)."""
+    seen = l_i > 0.0
+    safe_l = tl.where(seen, l_i, 1.0)
+    out = acc * tl.where(seen, 1.0 / safe_l, 0.0)[:, None]
+    lse = tl.where(seen, (m_i + tl.math.log2(safe_l)) * 0.6931471805599453, float("-inf"))
+    return out, lse
+
+
+@triton.jit
+def _flash_fwd_kernel(
+    q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr,
+    Sq, Sk, H, GROUP, DIAGONAL,
+    s_qb, s_qh, s_qm, s_qd,
+    s_kb, s_kh, s_kn, s_kd,
+    s_vb, s_vh, s_vn, s_vd,
+    s_ob, s_oh, s_om, s_od,
+    qk_scale,
+    TUNE_SQ, TUNE_SK,  # autotuning key only (length buckets)
+    HEAD_D: tl.constexpr, HEAD_DV: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr, STORE_LSE: tl.constexpr,
+    PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+):  # fmt: skip
+    # One flat grid axis: B * Hq can exceed the 65535 limit of axes 1 and 2.
+    # Query blocks of one head are adjacent so they share K/V in L2; causal
+    # runs each head's heaviest (last) query block first to even out the tail.
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(Sq, BLOCK_M)
+    m_blk = pid % num_m
+    if CAUSAL:
+        m_blk = num_m - 1 - m_blk
+    pid_bh = pid // num_m
+    batch = (pid_bh // H).to(tl.int64)
+    head = pid_bh % H
+    kv_head = (head // GROUP).to(tl.int64)
+    head = head.to(tl.int64)
+
+    rows = m_blk * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, BLOCK_D)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    q_ptrs = (
+        q_ptr + batch * s_qb + head * s_qh
+        + rows[:, None].to(tl.int64) * s_qm + offs_d[None, :].to(tl.int64) * s_qd
+    )  # fmt: skip
+    q = _load_2d(q_ptrs, rows, Sq, offs_d, HEAD_D, True, BLOCK_D != HEAD_D)
+    k_tile = (
+        k_ptr + batch * s_kb + kv_head * s_kh
+        + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
+    )  # fmt: skip
+    v_tile = (
+        v_ptr + batch * s_vb + kv_head * s_vh
+        + offs_n[:, None].to(tl.int64) * s_vn + offs_dv[None, :].to(tl.int64) * s_vd
+    )  # fmt: skip
+
+    m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)
+
+    # Keys [0, full_end) are visible to every row of the block, in whole
+    # blocks; [full_end, kv_hi) need a mask; keys past kv_hi are seen by no
+    # row (row `last` sees keys <= last + DIAGONAL) and are never loaded.
+    if CAUSAL:
+        first = m_blk * BLOCK_M
+        last = tl.minimum(first + BLOCK_M, Sq) - 1
+        full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)
+        full_end = (full_end // BLOCK_N) * BLOCK_N
+        kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1, 0), Sk)
+    else:
+        full_end = (Sk // BLOCK_N) * BLOCK_N
+        kv_hi = Sk
+
+    for start_n in tl.range(0, full_end, BLOCK_N):
+        start = tl.cast(start_n, tl.int64)
+        acc, l_i, m_i = _attend_block(
+            acc, l_i, m_i, q,
+            k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
+            DIAGONAL, qk_scale,
+            HEAD_D, HEAD_DV, BLOCK_D, BLOCK_DV, False, CAUSAL, NEG_SCALE, PRECISION,
+        )  # fmt: skip
+    for start_n in tl.range(full_end, kv_hi, BLOCK_N):
+        start = tl.cast(start_n, tl.int64)
+        acc, l_i, m_i = _attend_block(
+            acc, l_i, m_i, q,
+            k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
+            DIAGONAL, qk_scale,
+            HEAD_D, HEAD_DV, BLOCK_D, BLOCK_DV, True, CAUSAL, NEG_SCALE, PRECISION,
+        )  # fmt: skip
+
+    out, lse = _finish(acc, l_i, m_i)
+    o_ptrs = (
+        o_ptr + batch * s_ob + head * s_oh
+        + rows[:, None].to(tl.int64) * s_om + offs_dv[None, :].to(tl.int64) * s_od
+    )  # fmt: skip
+    tl.store(
+        o_ptrs, out.to(o_ptr.dtype.element_ty),
+        mask=(rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV),
+    )  # fmt: skip
+    if STORE_LSE:
+        # lse is allocated here, contiguous (B, Hq, Sq).
+        tl.store(lse_ptr + pid_bh.to(tl.int64) * Sq + rows, lse, mask=rows < Sq)
+
+
+@triton.jit
+def _flash_decode_kernel(
+    q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr,
+    Sq, Sk, HKV, GROUP, DIAGONAL, NUM_SPLITS, SPLIT_LEN, R_TOTAL,
+    s_qb, s_qh, s_qm, s_qd,
+    s_kb, s_kh, s_kn, s_kd,
+    s_vb, s_vh, s_vn, s_vd,
+    qk_scale,
+    HEAD_D: tl.constexpr, HEAD_DV: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    CAUSAL: tl.constexpr, STORE_LSE: tl.constexpr, PRECISION: tl.constexpr,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+):  # fmt: skip
+    """One key range of one packed row tile.
+
+    Tile row ``r`` is query row ``r % Sq`` of query head ``kv_head * GROUP +
+    r // Sq``.  Its flat output row ``(batch * Hq + head) * Sq + r % Sq`` is
+    ``bkv * GROUP * Sq + r``: the packed rows of one KV head are contiguous in
+    (B, Hq, Sq) order.  Outputs are contiguous buffers indexed by that flat
+    row: (R_TOTAL, Dv) and (R_TOTAL,) per split (with NUM_SPLITS > 1, fp32
+    partials; with one split, the final output and LSE).
+    """
+    pid = tl.program_id(0)
+    split = pid % NUM_SPLITS
+    tile = pid // NUM_SPLITS
+    rows_per_kv = GROUP * Sq
+    num_r = tl.cdiv(rows_per_kv, BLOCK_M)
+    r_blk = tile % num_r
+    bkv = tile // num_r
+    batch = (bkv // HKV).to(tl.int64)
+    kv_head = (bkv % HKV).to(tl.int64)
+
+    r = r_blk * BLOCK_M + tl.arange(0, BLOCK_M)
+    q_idx = r % Sq
+    head = kv_head * GROUP + (r // Sq).to(tl.int64)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, BLOCK_D)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    q_ptrs = (
+        q_ptr + batch * s_qb + head[:, None] * s_qh
+        + q_idx[:, None].to(tl.int64) * s_qm + offs_d[None, :].to(tl.int64) * s_qd
+    )  # fmt: skip
+    q = _load_2d(q_ptrs, r, rows_per_kv, offs_d, HEAD_D, True, BLOCK_D != HEAD_D)
+    k_tile = (
+        k_ptr + batch * s_kb + kv_head * s_kh
+        + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
+    )  # fmt: skip
+    v_tile = (
+        v_ptr + batch * s_vb + kv_head * s_vh
+        + offs_n[:, None].to(tl.int64) * s_vn + offs_dv[None, :].to(tl.int64) * s_vd
+    )  # fmt: skip
+
+    m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)
+
+    # The loop is memory bound, so every block takes the masked path; the
+    # mask keeps the range's keys from leaking into its neighbour's split.
+    kv_lo = split * SPLIT_LEN
+    kv_end = tl.minimum(kv_lo + SPLIT_LEN, Sk)
+    kv_hi = kv_end
+    if CAUSAL:
+        kv_hi = tl.minimum(kv_hi, Sq + DIAGONAL)  # past the last row's last key
+    for start_n in tl.range(kv_lo, kv_hi, BLOCK_N):
+        start = tl.cast(start_n, tl.int64)
+        acc, l_i, m_i = _attend_block(
+            acc, l_i, m_i, q,
+            k_tile + start * s_kn, v_tile + start * s_vn, q_idx, start_n + offs_n, kv_end,
+            DIAGONAL, qk_scale,
+            HEAD_D, HEAD_DV, BLOCK_D, BLOCK_DV, True, CAUSAL, False, PRECISION,
+        )  # fmt: skip
+
+    out, lse = _finish(acc, l_i, m_i)
+    flat = bkv.to(tl.int64) * rows_per_kv + r + split.to(tl.int64) * R_TOTAL
+    row_ok = r < rows_per_kv
+    tl.store(
+        o_ptr + flat[:, None] * HEAD_DV + offs_dv[None, :],
+        out.to(o_ptr.dtype.element_ty),
+        mask=row_ok[:, None] & (offs_dv[None, :] < HEAD_DV),
+    )
+    if STORE_LSE:
+        tl.store(lse_ptr + flat, lse, mask=row_ok)
+
+
+@triton.jit
+def _combine_kernel(
+    part_ptr, part_lse_ptr, o_ptr, lse_ptr,
+    R_TOTAL, NUM_SPLITS,
+    HEAD_DV: tl.constexpr, STORE_LSE: tl.constexpr,
+    BLOCK_R: tl.constexpr, BLOCK_DV: tl.constexpr,
+):  # fmt: skip
+    """Merge per-split (output, LSE) partials, online over the splits.
+
+    Split s carries weight ``exp(lse_s)``; relative to the running max it is
+    ``exp2(lse2_s - m)`` with ``lse2 = lse * log2(e)``.  Empty splits have
+    ``lse = -inf`` (weight 0) and all-empty rows end as (0, -inf).
+    """
+    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    row_ok = rows < R_TOTAL
+    offs_dv = tl.arange(0, BLOCK_DV)
+    tile_mask = row_ok[:, None] & (offs_dv[None, :] < HEAD_DV)
+    rows64 = rows.to(tl.int64)
+    m_i = tl.full((BLOCK_R,), float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros((BLOCK_R,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_R, BLOCK_DV), dtype=tl.float32)
+    for s in tl.range(0, NUM_SPLITS):
+        flat = tl.cast(s, tl.int64) * R_TOTAL + rows64
+        lse_s = tl.load(part_lse_ptr + flat, mask=row_ok, other=float("-inf")) * 1.4426950408889634
+        part = tl.load(
+            part_ptr + flat[:, None] * HEAD_DV + offs_dv[None, :], mask=tile_mask, other=0.0
+        )
+        m_new = tl.maximum(m_i, lse_s)
+        shift = tl.where(m_new == float("-inf"), 0.0, m_new)
+        alpha = tl.math.exp2(m_i - shift)
+        w = tl.math.exp2(lse_s - shift)
+        # A zero-weight split's partial is 0, so 0 * part never makes NaN.
+        acc = acc * alpha[:, None] + w[:, None] * part
+        l_i = l_i * alpha + w
+        m_i = m_new
+    out, lse = _finish(acc, l_i, m_i)
+    tl.store(o_ptr + rows64[:, None] * HEAD_DV + offs_dv[None, :], out.to(o_ptr.dtype.element_ty),
+             mask=tile_mask)  # fmt: skip
+    if STORE_LSE:
+        tl.store(lse_ptr + rows64, lse, mask=row_ok)
+
+
+# --------------------------------------------------------------------------
+# Launch configuration
+# --------------------------------------------------------------------------
+
+
+class Config(NamedTuple):
+    """Tile sizes and launch parameters of one kernel launch."""
+
+    block_m: int
+    block_n: int
+    num_warps: int
+    num_stages: int
+
+
+def _head_block(dim: int) -> int:
+    """Pad a head dim to a power of two, at least 16 (the smallest dot operand)."""
+    return max(16, triton.next_power_of_2(dim))
+
+
+def _tile_kind(dtype: torch.dtype, precision: str, d: int, dv: int) -> tuple[str, int]:
+    """(operand kind, widest padded head dim: 64, 128 or 256), the config table key."""
+    kind = "16bit" if dtype != torch.float32 else precision
+    return kind, max(64, _head_block(d), _head_block(dv))
+
+
+# Prefill configs for the H200 (sm_90: 227 KB shared memory per block, 255
+# registers per thread), as Config(BLOCK_M, BLOCK_N, num_warps, num_stages).
+# The first entry of each list is the untuned default; the autotuner picks
+# among all of them.  Every entry compiles for sm_90 without register spills
+# and within shared memory at H = 16, D = Dv = the key's width.  The fp32 score
+# and accumulator tiles live in registers (128 x 128 fp32 over 8 warps is 64
+# registers per thread apiece), so wide heads get shorter tiles.  fp32 'ieee'
+# dots run on the FMA units with operands in registers and need far smaller
+# tiles than 'tf32' (tensor cores) to avoid spilling.
+_CONFIGS: dict[tuple[str, int], list[Config]] = {
+    ("16bit", 64): [
+        Config(128, 64, 4, 3), Config(128, 128, 8, 3), Config(128, 64, 8, 4),
+        Config(64, 64, 4, 3), Config(128, 32, 4, 4),
+    ],
+    ("16bit", 128): [
+        Config(128, 64, 8, 3), Config(128, 128, 8, 3), Config(128, 128, 8, 2),
+        Config(128, 64, 8, 4), Config(64, 64, 4, 3),
+    ],
+    ("16bit", 256): [
+        Config(64, 64, 8, 2), Config(128, 64, 8, 2), Config(64, 32, 4, 3), Config(128, 32, 8, 2),
+    ],
+    ("tf32", 64): [Config(64, 64, 8, 2), Config(64, 32, 8, 2), Config(128, 32, 8, 2)],
+    ("tf32", 128): [Config(64, 32, 8, 2), Config(64, 64, 8, 2), Config(128, 32, 8, 2)],
+    ("tf32", 256): [Config(32, 32, 8, 2), Config(64, 32, 8, 2), Config(16, 32, 4, 2)],
+    ("ieee", 64): [Config(64, 32, 8, 2), Config(32, 32, 8, 2), Config(32, 32, 4, 2)],
+    ("ieee", 128): [Config(32, 32, 8, 2), Config(16, 32, 4, 2), Config(32, 16, 4, 2)],
+    ("ieee", 256): [Config(32, 32, 8, 2), Config(16, 32, 4, 2), Config(32, 16, 4, 2)],
+}  # fmt: skip
+# Shorter sequences run the default: tuning costs about a second per new key,
+# which a fuzzer trying many small shapes must not pay.
+TUNE_MIN_SEQ = 512
+
+
+def prefill_config(dtype: torch.dtype, precision: str, d: int, dv: int) -> Config:
+    """The untuned prefill config.
+
+    The interpreter pays per operation per program, not per element, so it
+    gets one large tile shape (few programs, few loop trips).
+    """
+    if interpreting():
+        return Config(64, 64, 4, 1)
+    return _CONFIGS[_tile_kind(dtype, precision, d, dv)][0]
+
+
+def _prune(configs: list[triton.Config], named_args: dict, **kwargs: object) -> list[triton.Config]:
+    """Keep the candidates of this launch's table entry."""
+    key = _tile_kind(named_args["q_ptr"].dtype, kwargs["PRECISION"], kwargs["HEAD_D"],
+                     kwargs["HEAD_DV"])  # fmt: skip
+    wanted = set(_CONFIGS[key])
+    return [c for c in configs if _config_of(c) in wanted]
+
+
+def _config_of(c: triton.Config) -> Config:
+    return Config(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps, c.num_stages)
+
+
+_flash_fwd_tuned = triton.autotune(
+    configs=[
+        triton.Config(
+            {"BLOCK_M": c.block_m, "BLOCK_N": c.block_n},
+            num_warps=c.num_warps,
+            num_stages=c.num_stages,
+        )
+        for c in dict.fromkeys(c for group in _CONFIGS.values() for c in group)
+    ],
+    key=["TUNE_SQ", "TUNE_SK", "HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION"],
+    prune_configs_by={"early_config_prune": _prune},
+)(_flash_fwd_kernel)
+
+
+def _autotuning(sq: int, sk: int) -> bool:
+    """Tune only compiled, long launches; ATTNFUZZ_AUTOTUNE=0 turns it off."""
+    if interpreting() or os.environ.get("ATTNFUZZ_AUTOTUNE", "1") == "0":
+        return False
+    return min(sq, sk) >= TUNE_MIN_SEQ
+
+
+def _length_bucket(n: int) -> int:
+    return triton.next_power_of_2(max(n, 1))
+
+
+@functools.cache
+def _num_sms(device_index: int) -> int:
+    return torch.cuda.get_device_properties(device_index).multi_processor_count
+
+
+def decode_config(dtype: torch.dtype, d: int, dv: int, group: int, sq: int) -> Config:
+    """Decode tiles: BLOCK_M packs the GQA group's rows, at least 16 (dot minimum).
+
+    On the GPU, three stages of a 64-key K and V tile (96 KB at D = 128, 16
+    bit) let two programs share an SM, keeping enough loads in flight to
+    stream K and V at memory speed.
+    """
+    block_m = min(max(16, triton.next_power_of_2(group * sq)), 64)
+    if interpreting():
+        return Config(block_m, 64, 4, 1)
+    wide = max(_head_block(d), _head_block(dv))
+    block_n = 32 if dtype == torch.float32 and wide > 128 else 64
+    return Config(block_m, block_n, 4, 3 if wide <= 128 else 2)
+
+
+def uses_decode_path(sq: int, sk: int) -> bool:
+    """Whether ``flash_attention`` runs the split-K decode kernels for these lengths.
+
+    Few query rows over more than one key block.  On the GPU this holds
+    whether or not ``B * Hq`` programs would fill the SMs: the decode kernel
+    also packs the GQA group into one tile and reads each K/V byte once per KV
+    head, and when the tiles already fill the GPU it uses one split and skips
+    the merge.  Under the interpreter it is the same rule, with 64-key blocks,
+    so CPU tests reach it on small shapes.
+    """
+    return 0 < sq <= DECODE_MAX_SQ and sk > 64
+
+
+def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int,
+                device: torch.device) -> int:  # fmt: skip
+    """Default number of key ranges for ``flash_decode``.
+
+    GPU: enough programs to give every SM two (the decode tile's occupancy),
+    at least 256 keys per range, one range if the tiles alone fill the GPU.
+    Interpreter: a few ranges, so the merge is exercised.
+    """
+    blocks = triton.cdiv(sk_visible, block_n)
+    if interpreting():
+        return max(1, min(blocks, 4))
+    tiles = dims.batch * dims.hkv * triton.cdiv(dims.group * dims.sq, block_m)
+    slots = 2 * _num_sms(device.index if device.index is not None else 0)
+    want = max(1, slots // tiles)
+    return max(1, min(want, triton.cdiv(sk_visible, 256), blocks))
+
+
+# --------------------------------------------------------------------------
+# Launchers
+# --------------------------------------------------------------------------
+
+
+def _empty_result(dims: AttentionDims, q: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Output and LSE for no launch: Sk = 0 means no row sees a key."""
+    shape = (dims.batch, dims.hq, dims.sq)
+    out = torch.zeros((*shape, dims.dv), dtype=q.dtype, device=q.device)
+    lse = torch.full(shape, float("-inf"), dtype=torch.float32, device=q.device)
+    return out, lse
+
+
+def launch_prefill(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+    lse: torch.Tensor | None, dims: AttentionDims, *,
+    causal: bool, precision: str, config: Config | None = None,
+) -> None:  # fmt: skip
+    """Run the fused forward kernel into ``out`` (and contiguous fp32 ``lse``).
+
+    ``config`` forces a tile shape (tests sweep it); by default long launches
+    are autotuned on the GPU and everything else takes ``prefill_config``.
+    """
+    qk_scale = dims.scale * LOG2E
+    args = (
+        q, k, v, out, lse if lse is not None else out,
+        dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal,
+        *q.stride(), *k.stride(), *v.stride(), *out.stride(),
+        qk_scale, _length_bucket(dims.sq), _length_bucket(dims.sk),
+    )  # fmt: skip
+    meta = dict(
+        HEAD_D=dims.d, HEAD_DV=dims.dv,
+        BLOCK_D=_head_block(dims.d), BLOCK_DV=_head_block(dims.dv),
+        CAUSAL=causal, NEG_SCALE=qk_scale < 0, STORE_LSE=lse is not None, PRECISION=precision,
+    )  # fmt: skip
+    bh = dims.batch * dims.hq
+    if config is None and _autotuning(dims.sq, dims.sk):
+        grid = lambda m: (triton.cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
+        _flash_fwd_tuned[grid](*args, **meta)
+        return
+    c = config or prefill_config(q.dtype, precision, dims.d, dims.dv)
+    _flash_fwd_kernel[(triton.cdiv(dims.sq, c.block_m) * bh,)](
+        *args, **meta,
+        BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps, num_stages=c.num_stages,
+    )  # fmt: skip
+
+
+def launch_decode(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+    lse: torch.Tensor | None, dims: AttentionDims, *,
+    causal: bool, precision: str, num_splits: int | None = None, config: Config | None = None,
+) -> int:  # fmt: skip
+    """Run split-K decode into contiguous ``out`` (and ``lse``); returns the splits used.
+
+    The key ranges are whole blocks of ``SPLIT_LEN`` keys, so the requested
+    ``num_splits`` becomes the fewest ranges of that many blocks covering the
+    keys any row can see (causal rows see at most ``Sq + diagonal`` keys).
+    """
+    c = config or decode_config(q.dtype, dims.d, dims.dv, dims.group, dims.sq)
+    sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal)) if causal else dims.sk
+    if sk_visible == 0:
+        out.zero_()
+        if lse is not None:
+            lse.fill_(float("-inf"))
+        return 0
+    if num_splits is None:
+        num_splits = plan_splits(dims, sk_visible, c.block_m, c.block_n, q.device)
+    split_len = triton.cdiv(triton.cdiv(sk_visible, num_splits), c.block_n) * c.block_n
+    splits = triton.cdiv(sk_visible, split_len)
+    rows = dims.batch * dims.hq * dims.sq
+    if splits == 1:
+        part, part_lse = out, lse
+    else:
+        part = torch.empty((splits, rows, dims.dv), dtype=torch.float32, device=q.device)
+        part_lse = torch.empty((splits, rows), dtype=torch.float32, device=q.device)
+    tiles = dims.batch * dims.hkv * triton.cdiv(dims.group * dims.sq, c.block_m)
+    _flash_decode_kernel[(tiles * splits,)](
+        q, k, v, part, part_lse if part_lse is not None else part,
+        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, splits, split_len, rows,
+        *q.stride(), *k.stride(), *v.stride(),
+        dims.scale * LOG2E,
+        HEAD_D=dims.d, HEAD_DV=dims.dv,
+        BLOCK_D=_head_block(dims.d), BLOCK_DV=_head_block(dims.dv),
+        CAUSAL=causal, STORE_LSE=part_lse is not None, PRECISION=precision,
+        BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps, num_stages=c.num_stages,
+    )  # fmt: skip
+    if splits > 1:
+        block_r = 64 if interpreting() else 4
+        _combine_kernel[(triton.cdiv(rows, block_r),)](
+            part, part_lse, out, lse if lse is not None else part_lse,
+            rows, splits,
+            HEAD_DV=dims.dv, STORE_LSE=lse is not None,
+            BLOCK_R=block_r, BLOCK_DV=_head_block(dims.dv), num_warps=4,
+        )  # fmt: skip
+    return splits
+
+
+# --------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------
+
+
+def _check_splits(num_splits: object) -> int | None:
+    if num_splits is None:
+        return None
+    if isinstance(num_splits, bool) or not isinstance(num_splits, int):
+        raise TypeError(f"num_splits must be an int or None, got {type(num_splits).__name__}")
+    if num_splits < 1:
+        raise ValueError(f"num_splits must be at least 1, got {num_splits}")
+    return num_splits
+
+
+def _attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
+    causal: bool, scale: float | None, alignment: str, input_precision: str,
+    return_lse: bool, path: str, num_splits: object = None,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    dims = check_attention_inputs(
+        q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
+    )
+    splits = _check_splits(num_splits)
+    if not isinstance(return_lse, bool):
+        raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
+    out, lse = _empty_result(dims, q)
+    if out.numel() == 0 or dims.sk == 0:
+        return (out, lse) if return_lse else out
+    precision = dot_precision(q.dtype, input_precision)
+    if path == "auto":
+        path = "decode" if uses_decode_path(dims.sq, dims.sk) else "prefill"
+    lse_arg = lse if return_lse else None
+    if path == "decode":
+        launch_decode(
+            q, k, v, out, lse_arg, dims, causal=causal, precision=precision, num_splits=splits
+        )
+    else:
+        launch_prefill(q, k, v, out, lse_arg, dims, causal=causal, precision=precision)
+    return (out, lse) if return_lse else out
+
+
+def flash_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    alignment: str = "bottom_right",
+    input_precision: str = "ieee",
+    return_lse: bool = False,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """softmax(scale * q k^T [+ causal mask]) v, fused, in one pass over K and V.
+
+    q (B, Hq, Sq, D), k (B, Hkv, Sk, D), v (B, Hkv, Sk, Dv) with Hq % Hkv == 0
+    (query head h reads KV head h // (Hq // Hkv)), any strides; returns
+    (B, Hq, Sq, Dv) in q's dtype.  ``scale`` defaults to D**-0.5.  Causal:
+    key j is visible to query i iff j <= i + (Sk - Sq) (``bottom_right``) or
+    j <= i (``top_left``).  A query that sees no key outputs zeros.
+
+    With ``return_lse`` also returns the fp32 (B, Hq, Sq) natural-log
+    log-sum-exp of the scaled visible logits (``-inf`` where none is visible).
+
+    Few query rows (``uses_decode_path``) run ``flash_decode``; the rest run
+    the prefill kernel (``flash_prefill``).
+    """
+    return _attention(
+        q, k, v, causal=causal, scale=scale, alignment=alignment,
+        input_precision=input_precision, return_lse=return_lse, path="auto",
+    )  # fmt: skip
+
+
+def flash_prefill(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    alignment: str = "bottom_right",
+    input_precision: str = "ieee",
+    return_lse: bool = False,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """``flash_attention`` forced onto the prefill kernel, whatever the shape."""
+    return _attention(
+        q, k, v, causal=causal, scale=scale, alignment=alignment,
+        input_precision=input_precision, return_lse=return_lse, path="prefill",
+    )  # fmt: skip
+
+
+def flash_decode(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    alignment: str = "bottom_right",
+    input_precision: str = "ieee",
+    return_lse: bool = False,
+    num_splits: int | None = None,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """``flash_attention`` forced onto the split-K decode kernels, whatever the shape.
+
+    ``num_splits`` asks for that many key ranges (default: ``plan_splits``);
+    ranges are whole key blocks, so fewer may be used when the visible keys
+    span fewer blocks.  One range writes the output directly, with no merge.
+    Any Sq works (rows are tiled), but the kernel is built for Sq <= 16.
+    """
+    return _attention(
+        q, k, v, causal=causal, scale=scale, alignment=alignment,
+        input_precision=input_precision, return_lse=return_lse, path="decode",
+        num_splits=num_splits,
+    )  # fmt: skip

@@ -1,0 +1,1 @@
+"""Case specs, Hypothesis strategies and checks of the attnfuzz harness."""

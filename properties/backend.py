@@ -1,0 +1,98 @@
+"""Which backend runs the kernels: Triton's CPU interpreter or a CUDA GPU.
+
+``configure()`` must run before ``kernels`` is imported, because
+``@triton.jit`` reads ``TRITON_INTERPRET`` when the decorator runs.
+``ATTNFUZZ_BACKEND=interpreter|gpu`` overrides the automatic choice.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+BACKENDS = ("auto", "interpreter", "gpu")
+
+
+def configure(choice: str | None = None) -> str:
+    """Select the backend (before importing ``kernels``) and return its name."""
+    choice = choice or os.environ.get("ATTNFUZZ_BACKEND", "auto")
+    if choice not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {choice!r}")
+    if "kernels" in sys.modules and choice != "auto":
+        if (choice == "interpreter") != interpreting():
+            raise RuntimeError(
+                "kernels was imported before the backend was chosen; "
+                "call properties.backend.configure() first"
+            )
+    if choice == "auto":
+        if "TRITON_INTERPRET" in os.environ:
+            choice = "interpreter" if interpreting() else "gpu"
+        else:
+            import torch
+
+            choice = "gpu" if torch.cuda.is_available() else "interpreter"
+    if choice == "interpreter":
+        os.environ["TRITON_INTERPRET"] = "1"
+        # numpy's thread pool only slows the interpreter's many small ops.
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+    else:
+        os.environ["TRITON_INTERPRET"] = "0"
+    os.environ["ATTNFUZZ_BACKEND"] = choice
+    return choice
+
+
+def interpreting() -> bool:
+    return os.environ.get("TRITON_INTERPRET", "0") == "1"
+
+
+def device() -> str:
+    return "cpu" if interpreting() else "cuda"
+
+
+def supports_bf16() -> bool:
+    """bf16 arithmetic is wrong in Triton's interpreter (raw uint16 storage)."""
+    return not interpreting()
+
+
+def supports_tf32() -> bool:
+    """The interpreter ignores input_precision: its dots are always full fp32."""
+    return not interpreting()
+
+
+def describe() -> str:
+    import numpy
+    import torch
+    import triton
+
+    if interpreting():
+        where = "Triton interpreter (CPU)"
+    else:
+        where = f"GPU {torch.cuda.get_device_name()}" if torch.cuda.is_available() else "GPU?"
+    try:
+        import hypothesis
+
+        hyp = hypothesis.__version__
+    except ImportError:  # pragma: no cover
+        hyp = "missing"
+    return (
+        f"backend: {where}; torch {torch.__version__}, triton {triton.__version__}, "
+        f"numpy {numpy.__version__}, hypothesis {hyp}"
+    )
+
+
+def versions() -> dict[str, str]:
+    import hypothesis
+    import numpy
+    import torch
+    import triton
+
+    out = {
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "numpy": numpy.__version__,
+        "hypothesis": hypothesis.__version__,
+        "backend": "interpreter" if interpreting() else "gpu",
+    }
+    if not interpreting() and torch.cuda.is_available():
+        out["gpu"] = torch.cuda.get_device_name()
+    return out

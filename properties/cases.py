@@ -1,0 +1,231 @@
+"""Case specs: plain data that fully determines a test's inputs.
+
+Strategies draw specs, never tensors: a spec prints readably when Hypothesis
+reports a failure, serialises to JSON for dumps, and ``build`` turns it into
+the same tensors on any machine.  Each built input lives in a NaN-filled
+buffer (see ``layouts``); ``build`` also returns the values as float64 for
+the oracle, equal element for element to what the kernel reads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields, replace
+
+import torch
+
+from properties.layouts import Layout, materialize
+from properties.values import Values, generate
+
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+
+
+@dataclass(frozen=True)
+class AttentionCase:
+    batch: int = 1
+    hq: int = 1
+    hkv: int = 1
+    sq: int = 1
+    sk: int = 1
+    d: int = 16
+    dv: int = 16
+    dtype: str = "float32"
+    input_precision: str = "ieee"
+    causal: bool = False
+    alignment: str = "bottom_right"
+    scale: float | None = None
+    q_layout: Layout = field(default_factory=Layout)
+    k_layout: Layout = field(default_factory=Layout)
+    v_layout: Layout = field(default_factory=Layout)
+    values: Values = field(default_factory=Values)
+    out_layout: Layout = field(default_factory=Layout)
+
+    kind = "attention"
+
+    @property
+    def torch_dtype(self) -> torch.dtype:
+        return DTYPES[self.dtype]
+
+    @property
+    def group(self) -> int:
+        return self.hq // self.hkv
+
+    @property
+    def effective_scale(self) -> float:
+        return self.scale if self.scale is not None else self.d**-0.5
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        return {
+            "q": (self.batch, self.hq, self.sq, self.d),
+            "k": (self.batch, self.hkv, self.sk, self.d),
+            "v": (self.batch, self.hkv, self.sk, self.dv),
+        }
+
+    def layouts(self) -> dict[str, Layout]:
+        return {"q": self.q_layout, "k": self.k_layout, "v": self.v_layout}
+
+    def kwargs(self) -> dict[str, object]:
+        return {
+            "causal": self.causal,
+            "scale": self.scale,
+            "alignment": self.alignment,
+            "input_precision": self.input_precision,
+        }
+
+    def mask_kind(self) -> str:
+        if not self.causal:
+            return "none"
+        return f"causal-{self.alignment}-{'sq<sk' if self.sq < self.sk else 'sq>sk' if self.sq > self.sk else 'square'}"
+
+    def describe(self) -> str:
+        return (
+            f"B={self.batch} Hq={self.hq} Hkv={self.hkv} Sq={self.sq} Sk={self.sk} D={self.d} "
+            f"Dv={self.dv} {self.dtype}/{self.input_precision} {self.mask_kind()} "
+            f"scale={self.scale} values={self.values.family}x{self.values.scale:g} "
+            f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name}"
+        )
+
+
+@dataclass(frozen=True)
+class MatmulCase:
+    m: int = 16
+    n: int = 16
+    k: int = 16
+    batch: tuple[int, ...] = ()
+    transpose_b: bool = False  # True: matmul_nt, b given as (N, K)
+    dtype: str = "float32"
+    input_precision: str = "ieee"
+    scale: float = 1.0
+    a_layout: Layout = field(default_factory=Layout)
+    b_layout: Layout = field(default_factory=Layout)
+    values: Values = field(default_factory=Values)
+    out_layout: Layout = field(default_factory=Layout)
+
+    kind = "matmul"
+
+    @property
+    def torch_dtype(self) -> torch.dtype:
+        return DTYPES[self.dtype]
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        b = (self.n, self.k) if self.transpose_b else (self.k, self.n)
+        return {"a": (*self.batch, self.m, self.k), "b": (*self.batch, *b)}
+
+    def layouts(self) -> dict[str, Layout]:
+        return {"a": self.a_layout, "b": self.b_layout}
+
+    def describe(self) -> str:
+        op = "a@b.T" if self.transpose_b else "a@b"
+        return (
+            f"{op} batch={self.batch} M={self.m} N={self.n} K={self.k} "
+            f"{self.dtype}/{self.input_precision} scale={self.scale} "
+            f"values={self.values.family}x{self.values.scale:g} "
+            f"layouts a={self.a_layout.name} b={self.b_layout.name}"
+        )
+
+
+@dataclass(frozen=True)
+class SoftmaxCase:
+    shape: tuple[int, ...] = (1, 16)
+    dtype: str = "float32"
+    scale: float = 1.0
+    causal: bool = False
+    alignment: str = "bottom_right"
+    x_layout: Layout = field(default_factory=Layout)
+    values: Values = field(default_factory=Values)
+    out_layout: Layout = field(default_factory=Layout)
+
+    kind = "softmax"
+
+    @property
+    def torch_dtype(self) -> torch.dtype:
+        return DTYPES[self.dtype]
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        return {"x": self.shape}
+
+    def layouts(self) -> dict[str, Layout]:
+        return {"x": self.x_layout}
+
+    def mask_kind(self) -> str:
+        return f"causal-{self.alignment}" if self.causal else "none"
+
+    def describe(self) -> str:
+        return (
+            f"softmax shape={self.shape} {self.dtype} scale={self.scale} {self.mask_kind()} "
+            f"values={self.values.family}x{self.values.scale:g} layout={self.x_layout.name}"
+        )
+
+
+Case = AttentionCase | MatmulCase | SoftmaxCase
+CASE_TYPES = {c.kind: c for c in (AttentionCase, MatmulCase, SoftmaxCase)}
+
+
+@dataclass
+class Built:
+    """Kernel inputs (in their layouts) and the same values in float64 for the oracle."""
+
+    inputs: dict[str, torch.Tensor]
+    exact: dict[str, torch.Tensor]
+    buffers: dict[str, torch.Tensor]
+
+
+def build(case: Case, device: str | torch.device = "cpu") -> Built:
+    """Make the case's tensors, each inside a NaN-filled buffer on ``device``."""
+    inputs, exact, buffers = {}, {}, {}
+    layouts = case.layouts()
+    for role, shape in case.shapes().items():
+        values = generate(shape, case.torch_dtype, case.values, role)
+        placed = materialize(values.to(case.torch_dtype).to(device), layouts[role])
+        inputs[role] = placed.tensor
+        buffers[role] = placed.buffer
+        exact[role] = placed.tensor.detach().double().cpu()
+    return Built(inputs, exact, buffers)
+
+
+def with_inputs(case: Case, tensors: dict[str, torch.Tensor]) -> Built:
+    """A Built from saved tensors (replay), keeping their exact strides."""
+    return Built(
+        dict(tensors), {r: t.detach().double().cpu() for r, t in tensors.items()}, dict(tensors)
+    )
+
+
+def to_json(case: Case) -> dict[str, object]:
+    return {"kind": case.kind, **asdict(case)}
+
+
+def from_json(data: dict[str, object]) -> Case:
+    data = dict(data)
+    cls = CASE_TYPES[data.pop("kind")]  # type: ignore[index]
+    kw: dict[str, object] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        v = data[f.name]
+        if f.name.endswith("layout"):
+            v = Layout.from_dict(v)  # type: ignore[arg-type]
+        elif f.name == "values":
+            v = Values(**v)  # type: ignore[arg-type]
+        elif isinstance(v, list):
+            v = tuple(v)
+        kw[f.name] = v
+    return cls(**kw)  # type: ignore[arg-type]
+
+
+def dumps(case: Case) -> str:
+    return json.dumps(to_json(case), sort_keys=True)
+
+
+__all__ = [
+    "AttentionCase",
+    "Built",
+    "Case",
+    "MatmulCase",
+    "SoftmaxCase",
+    "build",
+    "dumps",
+    "from_json",
+    "replace",
+    "to_json",
+    "with_inputs",
+]

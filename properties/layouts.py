@@ -1,0 +1,154 @@
+"""Physical layouts: the same logical tensor stored in many ways.
+
+A ``Layout`` says how a logical tensor of some shape sits in memory: the order
+of its dims in memory, a step (stride multiplier) per dim for strided slices,
+padding per dim (extra rows or columns that belong to something else), dims
+that are broadcast with stride 0, and a storage offset.  ``materialize``
+places the values inside a larger buffer filled with NaN, so a kernel that
+reads one element outside its tensor picks up a NaN and the comparison fails,
+even under the interpreter, which does not detect out-of-bounds accesses.
+
+Named layouts for 4-D attention tensors (B, H, S, D):
+
+- ``contiguous``    (B, H, S, D) row-major.
+- ``bshd``          the projection layout (B, S, H, D) viewed as (B, H, S, D).
+- ``fused_qkv``     heads carved out of one fused QKV projection buffer
+                    (B, S, 3H, D): S-stride covers all three projections.
+- ``expand_batch``  batch broadcast with stride 0 (all batches share values).
+- ``expand_heads``  heads broadcast with stride 0 (all heads share values).
+- ``slice_s``       every ``step``-th row of a longer sequence.
+- ``slice_d``       the leading D columns of a wider head dim.
+- ``d_major``       stored as (B, H, D, S): the last dim has stride S, not 1.
+- ``offset``        contiguous, at a non-zero storage offset.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import torch
+
+NAMES = (
+    "contiguous",
+    "bshd",
+    "fused_qkv",
+    "expand_batch",
+    "expand_heads",
+    "slice_s",
+    "slice_d",
+    "d_major",
+    "offset",
+)
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str = "contiguous"
+    order: tuple[int, ...] = ()  # memory order of dims, outermost first; () = natural
+    steps: tuple[int, ...] = ()  # stride multiplier per dim; () = all 1
+    pads: tuple[int, ...] = ()  # extra physical elements per dim; () = none
+    starts: tuple[int, ...] = ()  # first physical index used per dim (<= pad)
+    expanded: tuple[int, ...] = ()  # dims broadcast with stride 0
+    front: int = 0  # storage offset of the physical block in its buffer
+    guard: int = 16  # NaN elements after the block
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> Layout:
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+
+
+@dataclass
+class Placed:
+    """A tensor materialised in a layout, with the buffer around it."""
+
+    tensor: torch.Tensor
+    buffer: torch.Tensor = field(repr=False)
+
+
+def constrain(values: torch.Tensor, layout: Layout) -> torch.Tensor:
+    """The logical values a layout can hold: stride-0 dims repeat index 0."""
+    for dim in layout.expanded:
+        values = values.narrow(dim, 0, 1).expand_as(values)
+    return values.contiguous()
+
+
+def materialize(values: torch.Tensor, layout: Layout, *, fill: float = math.nan) -> Placed:
+    """Store ``constrain(values, layout)`` in ``layout`` inside a ``fill``-ed buffer."""
+    nd = values.dim()
+    order = layout.order or tuple(range(nd))
+    steps = layout.steps or (1,) * nd
+    pads = layout.pads or (0,) * nd
+    starts = layout.starts or (0,) * nd
+    logical = values.shape
+    phys_size = [
+        1 if d in layout.expanded else max(1, (logical[d] - 1) * steps[d] + 1 + pads[d])
+        if logical[d]
+        else pads[d]
+        for d in range(nd)
+    ]
+    phys_shape = [phys_size[d] for d in order]
+    count = math.prod(phys_shape)
+    buffer = torch.full(
+        (layout.front + count + layout.guard,), fill, dtype=values.dtype, device=values.device
+    )
+    phys = buffer[layout.front : layout.front + count].view(phys_shape)
+    view = phys.permute([order.index(d) for d in range(nd)])
+    for d in range(nd):
+        if d in layout.expanded:
+            continue
+        stop = starts[d] + (logical[d] - 1) * steps[d] + 1 if logical[d] else starts[d]
+        view = view.narrow(d, 0, phys_size[d])[(slice(None),) * d + (slice(starts[d], stop, steps[d]),)]
+    for d in layout.expanded:
+        view = view.expand(*[logical[i] if i == d else -1 for i in range(nd)])
+    src = constrain(values, layout)
+    if view.numel():
+        writable = view
+        for d in layout.expanded:
+            writable = writable.narrow(d, 0, 1)
+            src = src.narrow(d, 0, 1)
+        writable.copy_(src)
+    return Placed(view, buffer)
+
+
+def named(
+    name: str, ndim: int = 4, *, step: int = 2, pad: int = 3, front: int = 5, seq_dim: int = 2
+) -> Layout:
+    """The named layouts of the module docstring, for 4-D (B, H, S, D) tensors.
+
+    For 2-D matrices (rows, cols) the same names apply with rows as S and cols
+    as D; head/batch layouts fall back to a transpose.
+    """
+    nat = tuple(range(ndim))
+    last = ndim - 1
+    if name == "contiguous":
+        return Layout(name)
+    if name == "offset":
+        return Layout(name, front=front)
+    if name == "d_major":
+        return Layout(name, order=nat[:-2] + (last, last - 1), front=front)
+    if name == "slice_s":
+        return Layout(name, steps=_at(ndim, last - 1, step, 1), front=front)
+    if name == "slice_d":
+        return Layout(
+            name, pads=_at(ndim, last, pad, 0), starts=_at(ndim, last, min(1, pad), 0)
+        )
+    if ndim != 4:
+        return Layout("d_major", order=nat[:-2] + (last, last - 1), front=front)
+    if name == "bshd":
+        return Layout(name, order=(0, 2, 1, 3))
+    if name == "fused_qkv":
+        # (B, S, 3H, D): this tensor is one of the three head groups.
+        return Layout(name, order=(0, 2, 1, 3), pads=(0, pad, 0, 0), starts=(0, min(pad, 1), 0, 0))
+    if name == "expand_batch":
+        return Layout(name, expanded=(0,), front=front)
+    if name == "expand_heads":
+        return Layout(name, expanded=(1,), front=front)
+    raise ValueError(f"unknown layout {name!r}; expected one of {', '.join(NAMES)}")
+
+
+def _at(ndim: int, dim: int, value: int, default: int) -> tuple[int, ...]:
+    return tuple(value if d == dim else default for d in range(ndim))

@@ -1,0 +1,149 @@
+"""Hypothesis strategies that draw case specs.
+
+Each strategy is small and documented with what it generates; choices are
+listed simplest first, so shrinking walks towards the smallest failing case
+(one batch, one head, short sequences, head dim 16, contiguous, normal
+values).  Sizes cluster around the kernels' block sizes (block - 1, block,
+block + 1), where masking and loop-tail bugs live.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from properties import backend
+from properties.cases import AttentionCase, MatmulCase, SoftmaxCase
+from properties.layouts import NAMES, Layout, named
+from properties.values import FAMILIES, Values
+
+# Block edges used by the kernels on either backend (16 is tl.dot's minimum).
+BLOCK_EDGES = (16, 32, 64, 128)
+HEAD_DIMS = (16, 1, 8, 24, 32, 40, 64, 72, 80, 96, 112, 128)
+# An output cannot be broadcast: two elements would share one address.
+OUT_NAMES = tuple(n for n in NAMES if not n.startswith("expand"))
+# Qwen3 query/KV head counts.
+QWEN3_HEADS = ((16, 8), (32, 8), (64, 8), (32, 4))
+
+
+def seq_lens(max_len: int = 130) -> st.SearchStrategy[int]:
+    """Sequence lengths: tiny ones, and block edges +-1, up to ``max_len``."""
+    edges = sorted({e + d for e in BLOCK_EDGES for d in (-1, 0, 1) if 1 <= e + d <= max_len})
+    return st.one_of(st.integers(1, min(8, max_len)), st.sampled_from(edges))
+
+
+def head_dims(max_dim: int = 128) -> st.SearchStrategy[int]:
+    """Head dims: powers of two and the odd ones real models use (24, 40, 72, ...)."""
+    return st.sampled_from([d for d in HEAD_DIMS if d <= max_dim])
+
+
+def layouts(ndim: int = 4, names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Layout]:
+    """A named physical layout (see ``layouts``) with drawn step, padding and offset."""
+    return st.builds(
+        lambda name, step, pad, front: named(name, ndim, step=step, pad=pad, front=front),
+        st.sampled_from(names),
+        st.integers(2, 3),
+        st.integers(1, 8),
+        st.integers(1, 40),
+    )
+
+
+def values(families: tuple[str, ...] = FAMILIES) -> st.SearchStrategy[Values]:
+    """A value family, a magnitude from near-uniform (0.1) to saturating (10), a seed."""
+    return st.builds(
+        Values,
+        family=st.sampled_from(families),
+        scale=st.sampled_from([1.0, 0.1, 3.0, 10.0]),
+        seed=st.integers(0, 2**31 - 1),
+    )
+
+
+def precisions(dtype: str) -> st.SearchStrategy[str]:
+    """'ieee', plus 'tf32' for float32 where the backend has it."""
+    if dtype == "float32" and backend.supports_tf32():
+        return st.sampled_from(["ieee", "tf32"])
+    return st.just("ieee")
+
+
+@st.composite
+def attention_cases(
+    draw: st.DrawFn,
+    dtype: str = "float32",
+    *,
+    max_batch: int = 2,
+    max_kv_heads: int = 2,
+    groups: tuple[int, ...] = (1, 2, 4, 8),
+    max_seq: int = 130,
+    max_dim: int = 128,
+    layout_names: tuple[str, ...] = NAMES,
+    families: tuple[str, ...] = FAMILIES,
+    decode: bool = False,
+) -> AttentionCase:
+    """An attention case: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
+    ways, Dv != D, causal with either alignment, a per-tensor layout, values.
+    With ``decode``, Sq is at most 16 (the decode path's regime).
+    """
+    batch = draw(st.integers(1, max_batch))
+    hkv = draw(st.integers(1, max_kv_heads))
+    group = draw(st.sampled_from(groups))
+    sq = draw(st.integers(1, 16) if decode else seq_lens(max_seq))
+    sk = draw(st.one_of(st.just(sq), seq_lens(max_seq)) if not decode else seq_lens(max_seq))
+    d = draw(head_dims(max_dim))
+    dv = draw(st.one_of(st.just(d), head_dims(max_dim)))
+    causal = draw(st.booleans())
+    alignment = draw(st.sampled_from(["bottom_right", "top_left"]))
+    scale = draw(st.one_of(st.none(), st.sampled_from([0.5, 1.0, 0.125, 2.0])))
+    lay = layouts(4, layout_names)
+    return AttentionCase(
+        batch=batch, hq=hkv * group, hkv=hkv, sq=sq, sk=sk, d=d, dv=dv,
+        dtype=dtype, input_precision=draw(precisions(dtype)),
+        causal=causal, alignment=alignment, scale=scale,
+        q_layout=draw(lay), k_layout=draw(lay), v_layout=draw(lay),
+        values=draw(values(families)), out_layout=draw(layouts(4, OUT_NAMES)),
+    )  # fmt: skip
+
+
+def qwen3_examples(dtype: str, *, seq: int = 5) -> list[AttentionCase]:
+    """Qwen3 attention shapes (head dim 128, 16/8 .. 64/8 heads) at a short length."""
+    return [
+        AttentionCase(hq=hq, hkv=hkv, sq=seq, sk=seq, d=128, dv=128, dtype=dtype, causal=True)
+        for hq, hkv in QWEN3_HEADS
+    ]
+
+
+@st.composite
+def matmul_cases(
+    draw: st.DrawFn, dtype: str = "float32", *, transpose_b: bool = False, max_size: int = 130
+) -> MatmulCase:
+    """``a @ b`` (or ``a @ b.T``): M, N, K at block edges, 0-2 batch dims, layouts."""
+    batch = draw(st.sampled_from([(), (2,), (2, 3)]))
+    nd = len(batch) + 2
+    names = NAMES if nd == 4 else tuple(n for n in NAMES if not n.startswith(("exp", "bshd", "fused")))
+    lay = layouts(nd, names)
+    return MatmulCase(
+        m=draw(seq_lens(max_size)), n=draw(seq_lens(max_size)), k=draw(seq_lens(max_size)),
+        batch=batch, transpose_b=transpose_b, dtype=dtype,
+        input_precision=draw(precisions(dtype)),
+        scale=draw(st.sampled_from([1.0, 0.5, 3.0, -2.0])),
+        a_layout=draw(lay), b_layout=draw(lay),
+        out_layout=draw(layouts(nd, tuple(n for n in names if n in OUT_NAMES))),
+        values=draw(values()),
+    )  # fmt: skip
+
+
+@st.composite
+def softmax_cases(
+    draw: st.DrawFn, dtype: str = "float32", *, max_len: int = 300, families=FAMILIES
+) -> SoftmaxCase:
+    """Softmax over (rows, N) or (B, H, rows, N), causal either way, layouts, values."""
+    lead = draw(st.sampled_from([(), (2,), (2, 3)]))
+    shape = (*lead, draw(seq_lens(64)), draw(st.one_of(seq_lens(max_len), st.just(max_len))))
+    nd = len(shape)
+    names = NAMES if nd == 4 else tuple(n for n in NAMES if not n.startswith(("exp", "bshd", "fused")))
+    lay = layouts(nd, names)
+    return SoftmaxCase(
+        shape=shape, dtype=dtype, scale=draw(st.sampled_from([1.0, 0.5, 4.0, -1.0])),
+        causal=draw(st.booleans()),
+        alignment=draw(st.sampled_from(["bottom_right", "top_left"])),
+        x_layout=draw(lay), values=draw(values(families)),
+        out_layout=draw(layouts(nd, tuple(n for n in names if n in OUT_NAMES))),
+    )  # fmt: skip

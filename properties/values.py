@@ -1,0 +1,92 @@
+"""Value families: the numbers that go into a case's tensors.
+
+A ``Values`` spec names a family, a magnitude and an integer seed; tensors are
+made from it deterministically with a private ``torch.Generator`` (never the
+global RNG), then rounded to the kernel's dtype, so the oracle sees exactly
+the numbers the kernel sees.
+
+Families (``role`` is "q", "k", "v", "a", "b" or "x"):
+
+- ``normal``      N(0, scale^2).  Small scale gives near-uniform attention,
+                  large scale a saturated softmax.
+- ``uniform``     U(-scale, scale).
+- ``large``       logits of hundreds to thousands: a softmax without max
+                  subtraction overflows ``exp`` (fp32 overflows past 88.7).
+- ``ties``        q/k rows drawn from a pool of two, so logits tie exactly.
+- ``spike``       normal, plus a few entries of +-30 scale (one-hot spikes).
+- ``near_max``    v (or b, or x) near the dtype's largest finite value; the
+                  other operands small enough that a correct result is finite.
+- ``subnormal``   magnitudes in the dtype's subnormal range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+
+FAMILIES = ("normal", "uniform", "large", "ties", "spike", "near_max", "subnormal")
+
+
+@dataclass(frozen=True)
+class Values:
+    family: str = "normal"
+    scale: float = 1.0
+    seed: int = 0
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+_ROLE_SALT = {"q": 1, "k": 2, "v": 3, "a": 4, "b": 5, "x": 6}
+
+
+def generate(
+    shape: tuple[int, ...], dtype: torch.dtype, spec: Values, role: str
+) -> torch.Tensor:
+    """Deterministic float64 values of ``shape`` for ``role``, already representable in dtype."""
+    gen = torch.Generator().manual_seed(spec.seed * 8 + _ROLE_SALT[role])
+    fam, s = spec.family, spec.scale
+    info = torch.finfo(dtype)
+    if fam == "normal":
+        x = torch.randn(shape, generator=gen, dtype=torch.float64) * s
+    elif fam == "uniform":
+        x = (torch.rand(shape, generator=gen, dtype=torch.float64) * 2 - 1) * s
+    elif fam == "large":
+        # q.k of order 30 * 30 * sqrt(D) / sqrt(D): logits in the hundreds to
+        # thousands after the default D**-0.5 scale.
+        mag = 30.0 * max(s, 1.0) if role in ("q", "k", "x") else s
+        x = torch.randn(shape, generator=gen, dtype=torch.float64) * mag
+    elif fam == "ties":
+        x = torch.randn(shape, generator=gen, dtype=torch.float64) * s
+        if role in ("q", "k") and len(shape) >= 2 and shape[-2] > 0:
+            pool = torch.randn((*shape[:-2], 2, shape[-1]), generator=gen, dtype=torch.float64)
+            pick = torch.randint(0, 2, (shape[-2],), generator=gen)
+            x = pool[..., pick, :] * s
+    elif fam == "spike":
+        x = torch.randn(shape, generator=gen, dtype=torch.float64) * s
+        flat = x.view(-1)
+        if flat.numel():
+            n = max(1, flat.numel() // 64)
+            idx = torch.randint(0, flat.numel(), (n,), generator=gen)
+            sign = torch.randint(0, 2, (n,), generator=gen).double() * 2 - 1
+            flat[idx] = sign * 30 * s
+    elif fam == "near_max":
+        if role in ("v", "b", "x"):
+            # fp32 computations must not overflow: softmax scales x by up to 4
+            # and attention sums up to 1 + eps of v.  fp16/bf16 values are
+            # computed in fp32, where their maximum is harmless.
+            big = info.max / 16 if dtype == torch.float32 else info.max * 0.9
+            x = (torch.rand(shape, generator=gen, dtype=torch.float64) * 0.5 + 0.5) * big
+            x = x * (torch.randint(0, 2, shape, generator=gen).double() * 2 - 1)
+        else:
+            # Keep a @ b finite: |a| <= 1 / K spreads the mass of b over K terms.
+            k = shape[-1] if role == "a" else 1
+            x = torch.rand(shape, generator=gen, dtype=torch.float64) / max(k, 1) * min(s, 1)
+    elif fam == "subnormal":
+        lo = info.tiny * info.eps
+        x = torch.rand(shape, generator=gen, dtype=torch.float64) * (info.tiny - lo) + lo
+        x = x * (torch.randint(0, 2, shape, generator=gen).double() * 2 - 1)
+    else:
+        raise ValueError(f"unknown value family {fam!r}; expected one of {', '.join(FAMILIES)}")
+    return x.to(dtype).double()
