@@ -75,7 +75,8 @@ class AttentionCase:
     def mask_kind(self) -> str:
         if not self.causal:
             return "none"
-        return f"causal-{self.alignment}-{'sq<sk' if self.sq < self.sk else 'sq>sk' if self.sq > self.sk else 'square'}"
+        shape = "sq<sk" if self.sq < self.sk else "sq>sk" if self.sq > self.sk else "square"
+        return f"causal-{self.alignment}-{shape}"
 
     def describe(self) -> str:
         return (

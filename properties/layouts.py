@@ -101,7 +101,8 @@ def materialize(values: torch.Tensor, layout: Layout, *, fill: float = math.nan)
         if d in layout.expanded:
             continue
         stop = starts[d] + (logical[d] - 1) * steps[d] + 1 if logical[d] else starts[d]
-        view = view.narrow(d, 0, phys_size[d])[(slice(None),) * d + (slice(starts[d], stop, steps[d]),)]
+        index = (slice(None),) * d + (slice(starts[d], stop, steps[d]),)
+        view = view.narrow(d, 0, phys_size[d])[index]
     for d in layout.expanded:
         view = view.expand(*[logical[i] if i == d else -1 for i in range(nd)])
     src = constrain(values, layout)

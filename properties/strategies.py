@@ -110,6 +110,13 @@ def qwen3_examples(dtype: str, *, seq: int = 5) -> list[AttentionCase]:
     ]
 
 
+def _names_for(ndim: int) -> tuple[str, ...]:
+    """Layouts meaningful for an ndim tensor: head/batch layouts need 4 dims."""
+    if ndim == 4:
+        return NAMES
+    return tuple(n for n in NAMES if not n.startswith(("expand", "bshd", "fused")))
+
+
 @st.composite
 def matmul_cases(
     draw: st.DrawFn, dtype: str = "float32", *, transpose_b: bool = False, max_size: int = 130
@@ -117,7 +124,7 @@ def matmul_cases(
     """``a @ b`` (or ``a @ b.T``): M, N, K at block edges, 0-2 batch dims, layouts."""
     batch = draw(st.sampled_from([(), (2,), (2, 3)]))
     nd = len(batch) + 2
-    names = NAMES if nd == 4 else tuple(n for n in NAMES if not n.startswith(("exp", "bshd", "fused")))
+    names = _names_for(nd)
     lay = layouts(nd, names)
     return MatmulCase(
         m=draw(seq_lens(max_size)), n=draw(seq_lens(max_size)), k=draw(seq_lens(max_size)),
@@ -138,7 +145,7 @@ def softmax_cases(
     lead = draw(st.sampled_from([(), (2,), (2, 3)]))
     shape = (*lead, draw(seq_lens(64)), draw(st.one_of(seq_lens(max_len), st.just(max_len))))
     nd = len(shape)
-    names = NAMES if nd == 4 else tuple(n for n in NAMES if not n.startswith(("exp", "bshd", "fused")))
+    names = _names_for(nd)
     lay = layouts(nd, names)
     return SoftmaxCase(
         shape=shape, dtype=dtype, scale=draw(st.sampled_from([1.0, 0.5, 4.0, -1.0])),
