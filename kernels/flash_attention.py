@@ -44,6 +44,7 @@ padding is masked on load, so no byte outside a tensor is read.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from typing import NamedTuple
@@ -56,6 +57,9 @@ from kernels._checks import AttentionDims, check_attention_inputs, dot_precision
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
+# The same two numbers as compile-time constants for use inside kernels.
+_LOG2E: tl.constexpr = tl.constexpr(LOG2E)
+_LN2: tl.constexpr = tl.constexpr(LN2)
 # Speculative decoding verifies a handful of drafted tokens at once; up to this
 # many query rows the decode kernel's small packed tiles beat BLOCK_M-row tiles.
 DECODE_MAX_SQ = 16
@@ -125,7 +129,7 @@ def _finish(acc, l_i, m_i):
     seen = l_i > 0.0
     safe_l = tl.where(seen, l_i, 1.0)
     out = acc * tl.where(seen, 1.0 / safe_l, 0.0)[:, None]
-    lse = tl.where(seen, (m_i + tl.math.log2(safe_l)) * 0.6931471805599453, float("-inf"))
+    lse = tl.where(seen, (m_i + tl.math.log2(safe_l)) * _LN2, float("-inf"))
     return out, lse
 
 
@@ -329,7 +333,7 @@ def _combine_kernel(
     acc = tl.zeros((BLOCK_R, BLOCK_DV), dtype=tl.float32)
     for s in tl.range(0, NUM_SPLITS):
         flat = tl.cast(s, tl.int64) * R_TOTAL + rows64
-        lse_s = tl.load(part_lse_ptr + flat, mask=row_ok, other=float("-inf")) * 1.4426950408889634
+        lse_s = tl.load(part_lse_ptr + flat, mask=row_ok, other=float("-inf")) * _LOG2E
         part = tl.load(
             part_ptr + flat[:, None] * HEAD_DV + offs_dv[None, :], mask=tile_mask, other=0.0
         )
@@ -459,19 +463,33 @@ def _num_sms(device_index: int) -> int:
     return torch.cuda.get_device_properties(device_index).multi_processor_count
 
 
-def decode_config(dtype: torch.dtype, d: int, dv: int, group: int, sq: int) -> Config:
-    """Decode tiles: BLOCK_M packs the GQA group's rows, at least 16 (dot minimum).
+# Decode configs (BLOCK_N, num_warps, num_stages) by (operand kind, padded
+# width, BLOCK_M), from compiling every candidate for sm_90: the first without
+# register spills, preferring at most ~110 KB of shared memory so that two
+# programs share an SM and keep enough K/V loads in flight.
+_DECODE_CONFIGS: dict[tuple[str, int, int], tuple[int, int, int]] = {
+    ("16bit", 64, 16): (64, 4, 3), ("16bit", 64, 32): (64, 4, 3), ("16bit", 64, 64): (64, 4, 3),
+    ("16bit", 128, 16): (64, 4, 3), ("16bit", 128, 32): (64, 4, 3), ("16bit", 128, 64): (64, 8, 2),
+    ("16bit", 256, 16): (64, 4, 2), ("16bit", 256, 32): (64, 4, 2), ("16bit", 256, 64): (32, 8, 2),
+    ("tf32", 64, 16): (64, 4, 3), ("tf32", 64, 32): (64, 4, 3), ("tf32", 64, 64): (64, 4, 3),
+    ("tf32", 128, 16): (64, 4, 2), ("tf32", 128, 32): (64, 4, 3), ("tf32", 128, 64): (64, 4, 3),
+    ("tf32", 256, 16): (64, 4, 2), ("tf32", 256, 32): (64, 8, 2), ("tf32", 256, 64): (32, 8, 2),
+    ("ieee", 64, 16): (64, 4, 3), ("ieee", 64, 32): (64, 8, 3), ("ieee", 64, 64): (32, 8, 3),
+    ("ieee", 128, 16): (64, 8, 3), ("ieee", 128, 32): (64, 8, 3), ("ieee", 128, 64): (16, 8, 2),
+    ("ieee", 256, 16): (64, 4, 2), ("ieee", 256, 32): (64, 8, 2), ("ieee", 256, 64): (16, 8, 2),
+}  # fmt: skip
+# Up to this many keys flash_attention keeps the prefill kernel for any Sq.
+DECODE_MIN_SK = 64
 
-    On the GPU, three stages of a 64-key K and V tile (96 KB at D = 128, 16
-    bit) let two programs share an SM, keeping enough loads in flight to
-    stream K and V at memory speed.
-    """
+
+def decode_config(dtype: torch.dtype, precision: str, d: int, dv: int, group: int,
+                  sq: int) -> Config:  # fmt: skip
+    """Decode tiles: BLOCK_M holds the packed GQA rows (group * Sq), 16 to 64."""
     block_m = min(max(16, triton.next_power_of_2(group * sq)), 64)
     if interpreting():
         return Config(block_m, 64, 4, 1)
-    wide = max(_head_block(d), _head_block(dv))
-    block_n = 32 if dtype == torch.float32 and wide > 128 else 64
-    return Config(block_m, block_n, 4, 3 if wide <= 128 else 2)
+    kind, wide = _tile_kind(dtype, precision, d, dv)
+    return Config(block_m, *_DECODE_CONFIGS[kind, wide, block_m])
 
 
 def uses_decode_path(sq: int, sk: int) -> bool:
@@ -481,10 +499,11 @@ def uses_decode_path(sq: int, sk: int) -> bool:
     whether or not ``B * Hq`` programs would fill the SMs: the decode kernel
     also packs the GQA group into one tile and reads each K/V byte once per KV
     head, and when the tiles already fill the GPU it uses one split and skips
-    the merge.  Under the interpreter it is the same rule, with 64-key blocks,
-    so CPU tests reach it on small shapes.
+    the merge.  Under the interpreter the rule is the same; its decode blocks
+    are 64 keys, so the path always has at least two blocks to split and CPU
+    tests reach it on small shapes.
     """
-    return 0 < sq <= DECODE_MAX_SQ and sk > 64
+    return 0 < sq <= DECODE_MAX_SQ and sk > DECODE_MIN_SK
 
 
 def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int,
@@ -499,7 +518,8 @@ def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int
     if interpreting():
         return max(1, min(blocks, 4))
     tiles = dims.batch * dims.hkv * triton.cdiv(dims.group * dims.sq, block_m)
-    slots = 2 * _num_sms(device.index if device.index is not None else 0)
+    index = device.index if device.index is not None else torch.cuda.current_device()
+    slots = 2 * _num_sms(index)
     want = max(1, slots // tiles)
     return max(1, min(want, triton.cdiv(sk_visible, 256), blocks))
 
@@ -562,7 +582,7 @@ def launch_decode(
     ``num_splits`` becomes the fewest ranges of that many blocks covering the
     keys any row can see (causal rows see at most ``Sq + diagonal`` keys).
     """
-    c = config or decode_config(q.dtype, dims.d, dims.dv, dims.group, dims.sq)
+    c = config or decode_config(q.dtype, precision, dims.d, dims.dv, dims.group, dims.sq)
     sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal)) if causal else dims.sk
     if sk_visible == 0:
         out.zero_()
@@ -634,12 +654,14 @@ def _attention(
     if path == "auto":
         path = "decode" if uses_decode_path(dims.sq, dims.sk) else "prefill"
     lse_arg = lse if return_lse else None
-    if path == "decode":
-        launch_decode(
-            q, k, v, out, lse_arg, dims, causal=causal, precision=precision, num_splits=splits
-        )
-    else:
-        launch_prefill(q, k, v, out, lse_arg, dims, causal=causal, precision=precision)
+    # Triton launches on the current CUDA device, which need not be q's.
+    with contextlib.nullcontext() if interpreting() else torch.cuda.device(q.device):
+        if path == "decode":
+            launch_decode(
+                q, k, v, out, lse_arg, dims, causal=causal, precision=precision, num_splits=splits
+            )
+        else:
+            launch_prefill(q, k, v, out, lse_arg, dims, causal=causal, precision=precision)
     return (out, lse) if return_lse else out
 
 

@@ -25,6 +25,7 @@ from properties import backend
 from properties.cases import AttentionCase, Built, Case, MatmulCase, SoftmaxCase, build
 from properties.implementations import Implementation
 from properties.layouts import Layout, materialize
+from properties.values import GRID
 from reference import (
     Verdict,
     attention_bounds,
@@ -118,9 +119,9 @@ def attention_oracle(case: AttentionCase, built: Built) -> tuple[dict, dict]:
     return parts, bounds
 
 
-def against_oracle(impl: Implementation, case: Case) -> list[Verdict]:
+def against_oracle(impl: Implementation, case: Case, built: Built | None = None) -> list[Verdict]:
     """Output (and probs / lse where the implementation exposes them) within bound."""
-    built = build(case, backend.device())
+    built = built or build(case, backend.device())
     run = execute(impl, case, built)
     verdicts = list(run.safety)
     dtype = case.torch_dtype
@@ -159,9 +160,11 @@ def _softmax_visible(case: SoftmaxCase) -> torch.Tensor:
 # --- softmax invariants ----------------------------------------------------------------------
 
 
-def softmax_invariants(impl: Implementation, case: SoftmaxCase) -> list[Verdict]:
+def softmax_invariants(
+    impl: Implementation, case: SoftmaxCase, built: Built | None = None
+) -> list[Verdict]:
     """Row sums, range, exact zeros where masked, order, finiteness."""
-    built = build(case, backend.device())
+    built = built or build(case, backend.device())
     run = execute(impl, case, built)
     p = run.results["out"].double().cpu()
     x = built.exact["x"]
@@ -195,36 +198,42 @@ def softmax_invariants(impl: Implementation, case: SoftmaxCase) -> list[Verdict]
 
 
 def softmax_shift_invariance(
-    impl: Implementation, case: SoftmaxCase, shifts: torch.Tensor
+    impl: Implementation, case: SoftmaxCase, built: Built | None = None
 ) -> list[Verdict]:
-    """softmax(x + c_row) equals softmax(x) for per-row constants c.
+    """softmax(x + c_row) equals softmax(x) for per-row integer constants c.
 
-    The case's values must lie on a grid where ``x + c`` is exact in the dtype
-    (see ``strategies.shift_invariance_cases``); then both runs approximate the
-    same exact probabilities and may differ by at most the sum of their bounds.
+    The case's values come from the ``grid`` family, on which ``x + c`` is
+    exact in the dtype; both runs then approximate the same exact
+    probabilities and may differ by at most the sum of their bounds.
     """
-    built = build(case, backend.device())
+    if case.values.family != "grid":
+        raise ValueError("softmax_shift_invariance needs a case with values.family == 'grid'")
+    built = built or build(case, backend.device())
     x = built.inputs["x"]
-    shifted = (x.double() + shifts.to(x.device).unsqueeze(-1)).to(x.dtype)
-    if not torch.equal(shifted.double(), x.double() + shifts.to(x.device).unsqueeze(-1)):
-        raise ValueError("shift_invariance case: x + c is not exact in the dtype")
+    _, limit = GRID[case.torch_dtype]
+    gen = torch.Generator().manual_seed(case.values.seed)
+    shifts = torch.randint(-int(limit), int(limit) + 1, case.shape[:-1], generator=gen).double()
+    exact_shifted = x.double().cpu() + shifts.unsqueeze(-1)
+    shifted = exact_shifted.to(case.torch_dtype).to(x.device)
+    if not torch.equal(shifted.double().cpu(), exact_shifted):
+        raise ValueError("shift invariance: x + c is not exact in the dtype")
     run = execute(impl, case, built)
-    sbuilt = Built({"x": shifted}, {"x": shifted.double().cpu()}, {"x": shifted})
+    sbuilt = Built({"x": shifted}, {"x": exact_shifted}, {"x": shifted})
     srun = execute(impl, case, sbuilt)
     visible = _softmax_visible(case)
-    bounds = []
+    total = 0
     for b in (built, sbuilt):
-        want = oracle_softmax(b.exact["x"], scale=case.scale, causal=case.causal,
-                              alignment=case.alignment)  # fmt: skip
-        bounds.append(
-            softmax_bound(b.exact["x"], want, visible, scale=case.scale,
-                          out_dtype=case.torch_dtype)  # fmt: skip
+        want = oracle_softmax(
+            b.exact["x"], scale=case.scale, causal=case.causal, alignment=case.alignment
         )
+        total = total + softmax_bound(
+            b.exact["x"], want, visible, scale=case.scale, out_dtype=case.torch_dtype
+        )
+    got = srun.results["out"]
     return [
         *run.safety,
         *srun.safety,
-        compare("shift invariance", srun.results["out"], run.results["out"].double().cpu(),
-                bounds[0] + bounds[1]),  # fmt: skip
+        compare("shift invariance", got, run.results["out"].double().cpu(), total),
     ]
 
 
@@ -244,10 +253,12 @@ def _bitwise(check: str, got: torch.Tensor, want: torch.Tensor) -> Verdict:
     return _flag(check, ~_same_bits(got.cpu(), want.cpu()), got.cpu())
 
 
-def attention_metamorphic(impl: Implementation, case: AttentionCase) -> list[Verdict]:
+def attention_metamorphic(
+    impl: Implementation, case: AttentionCase, built: Built | None = None
+) -> list[Verdict]:
     """Relations between runs that need no oracle values (bounds come from the oracle)."""
     dev = backend.device()
-    built = build(case, dev)
+    built = built or build(case, dev)
     q, k, v = (built.inputs[r] for r in ("q", "k", "v"))
     base = _attn(impl, case, q, k, v)["out"]
     parts, bounds = attention_oracle(case, built)
@@ -333,10 +344,13 @@ def attention_metamorphic(impl: Implementation, case: AttentionCase) -> list[Ver
 
 
 def implementations_agree(
-    first: Implementation, second: Implementation, case: AttentionCase
+    first: Implementation,
+    second: Implementation,
+    case: AttentionCase,
+    built: Built | None = None,
 ) -> list[Verdict]:
     """Two attention implementations agree within the sum of their bounds."""
-    built = build(case, backend.device())
+    built = built or build(case, backend.device())
     a = execute(first, case, built)
     b = execute(second, case, built)
     _, bounds = attention_oracle(case, built)

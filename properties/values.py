@@ -17,6 +17,9 @@ Families (``role`` is "q", "k", "v", "a", "b" or "x"):
 - ``near_max``    v (or b, or x) near the dtype's largest finite value; the
                   other operands small enough that a correct result is finite.
 - ``subnormal``   magnitudes in the dtype's subnormal range.
+- ``grid``        multiples of 2**-g small enough that adding an integer
+                  shift of up to ``GRID_SHIFT[dtype]`` is exact in the dtype
+                  (for the softmax shift-invariance relation).
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ from dataclasses import asdict, dataclass
 import torch
 
 FAMILIES = ("normal", "uniform", "large", "ties", "spike", "near_max", "subnormal")
+# (grid step exponent g, largest |x| and |shift|): |x + shift| * 2**g stays
+# below 2**(mantissa bits), so x + shift is exact.
+GRID = {torch.float32: (6, 1024.0), torch.float16: (4, 60.0), torch.bfloat16: (3, 14.0)}
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,10 @@ def generate(
             # Keep a @ b finite: |a| <= 1 / K spreads the mass of b over K terms.
             k = shape[-1] if role == "a" else 1
             x = torch.rand(shape, generator=gen, dtype=torch.float64) / max(k, 1) * min(s, 1)
+    elif fam == "grid":
+        g, limit = GRID[dtype]
+        steps = int(min(s * 8, limit) * 2**g)
+        x = torch.randint(-steps, steps + 1, shape, generator=gen).double() / 2**g
     elif fam == "subnormal":
         lo = info.tiny * info.eps
         x = torch.rand(shape, generator=gen, dtype=torch.float64) * (info.tiny - lo) + lo

@@ -1,0 +1,143 @@
+"""pytest setup: backend, Hypothesis profiles, seeds, and the error/bound summary.
+
+The backend is chosen here, before any test module imports ``kernels``,
+because ``@triton.jit`` reads ``TRITON_INTERPRET`` at decoration time.
+
+Seeds.  Every run has one Hypothesis seed, printed in the header: the one
+given by ``--hypothesis-seed=N``, else ``ATTNFUZZ_SEED``, else a fresh random
+one.  Profiles never derandomize (derandomization would override the seed),
+and the controller hands its seed to every xdist worker, so ``pytest -n 2
+--hypothesis-seed=N`` and ``pytest --hypothesis-seed=N`` draw the same cases,
+and a failure's message gives the command that reproduces it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shlex
+
+from properties import backend
+
+BACKEND = backend.configure()
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, Phase, settings  # noqa: E402
+
+_PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
+_COMMON = dict(
+    deadline=None,
+    phases=_PHASES,  # no explain phase: it reruns failing kernels many times
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,  # the recorder fixture spans examples on purpose
+    ],
+    derandomize=False,
+    print_blob=True,
+)
+# Examples per property test.  ``ci`` fits the 2-core CI machine in minutes;
+# ``gpu`` is compiled kernels; ``thorough`` is for a long fuzzing session.
+settings.register_profile("dev", max_examples=10, **_COMMON)
+settings.register_profile("ci", max_examples=30, database=None, **_COMMON)
+settings.register_profile("gpu", max_examples=200, database=None, **_COMMON)
+settings.register_profile("thorough", max_examples=1000, **_COMMON)
+
+
+def default_profile() -> str:
+    if os.environ.get("HYPOTHESIS_PROFILE"):
+        return os.environ["HYPOTHESIS_PROFILE"]
+    if BACKEND == "gpu":
+        return "gpu"
+    return "ci" if os.environ.get("CI") else "dev"
+
+
+settings.load_profile(default_profile())
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import hypothesis.core
+
+    worker = getattr(config, "workerinput", None)
+    if worker is not None and "attnfuzz_seed" in worker:
+        seed = worker["attnfuzz_seed"]
+    else:
+        seed = config.getoption("hypothesis_seed", None) or os.environ.get("ATTNFUZZ_SEED")
+        seed = str(seed) if seed is not None else str(random.SystemRandom().randrange(2**32))
+    config.option.hypothesis_seed = seed
+    config.attnfuzz_seed = seed  # type: ignore[attr-defined]
+    hypothesis.core.global_force_seed = int(seed) if seed.isdigit() else seed
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # xdist: same seed on every worker
+    node.workerinput["attnfuzz_seed"] = node.config.attnfuzz_seed
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [
+        backend.describe(),
+        f"attnfuzz: hypothesis profile {settings.default._current_profile}, "  # type: ignore[attr-defined]
+        f"seed {config.attnfuzz_seed} (rerun with --hypothesis-seed={config.attnfuzz_seed})",
+    ]
+
+
+def reproduce_command(config: pytest.Config, nodeid: str) -> str:
+    profile = settings.default._current_profile  # type: ignore[attr-defined]
+    return (
+        f"pytest {shlex.quote(nodeid)} --hypothesis-seed={config.attnfuzz_seed} "
+        f"--hypothesis-profile={profile} -p no:xdist"
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if report.when == "call" and report.failed:
+        report.sections.append(
+            ("attnfuzz: reproduce", reproduce_command(item.config, item.nodeid))
+        )
+    return report
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """Worst error/bound ratio per (implementation, dtype), gathered from every worker."""
+    worst: dict[tuple[str, str], tuple[float, str]] = {}
+    cases: dict[tuple[str, str], int] = {}
+    for reports in terminalreporter.stats.values():
+        for rep in reports:
+            for key, value in getattr(rep, "user_properties", ()):
+                if key != "attnfuzz_ratio":
+                    continue
+                impl, dtype, ratio, count, check = value
+                k = (impl, dtype)
+                cases[k] = cases.get(k, 0) + count
+                if ratio > worst.get(k, (-1.0, ""))[0]:
+                    worst[k] = (ratio, check)
+    if not worst:
+        return
+    tr = terminalreporter
+    tr.section("attnfuzz: worst error/bound ratio (passes iff <= 1)")
+    tr.write_line(f"{'implementation':<16}{'dtype':<12}{'cases':>7}  {'worst':>9}  check")
+    for (impl, dtype), (ratio, check) in sorted(worst.items()):
+        tr.write_line(f"{impl:<16}{dtype:<12}{cases[(impl, dtype)]:>7}  {ratio:>9.3g}  {check}")
+    tr.write_line(f"seed {config.attnfuzz_seed}")
+
+
+@pytest.fixture
+def recorder(record_property):
+    """Make Recorders whose worst ratios reach the summary (also from xdist workers)."""
+    from properties.harness import Recorder
+
+    made: dict[tuple[str, str], Recorder] = {}
+
+    def make(implementation: str, dtype: str) -> Recorder:
+        key = (implementation, dtype)
+        if key not in made:
+            made[key] = Recorder(implementation, dtype)
+        return made[key]
+
+    yield make
+    for rec in made.values():
+        if rec.count:
+            record_property("attnfuzz_ratio", rec.as_property())

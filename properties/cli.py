@@ -1,0 +1,248 @@
+"""The ``attnfuzz`` command: fuzz campaigns, replay of dumps, mutation runs.
+
+The backend is chosen before ``kernels`` is imported (``--backend``, default:
+the GPU if there is one, else Triton's interpreter).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+CAMPAIGN_IMPLS = ("naive", "flash", "decode", "matmul", "matmul_nt", "softmax")
+
+
+def _csv(text: str) -> list[str]:
+    return [t for t in text.split(",") if t]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="attnfuzz",
+        description="Differential fuzzing of Triton attention kernels against a float64 oracle.",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("auto", "interpreter", "gpu"),
+        default=os.environ.get("ATTNFUZZ_BACKEND", "auto"),
+        help="where kernels run: 'gpu' (compiled Triton), 'interpreter' (CPU), or 'auto' "
+        "(GPU when CUDA is available); default %(default)s",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="fuzz the built-in implementations against the oracle",
+        description="Run a fuzz campaign: for each implementation x dtype, draw cases, check "
+        "them against the float64 oracle within derived error bounds, dump every failing case "
+        "(shrunk) and print a summary. Exits 1 if any case failed.",
+    )
+    run.add_argument(
+        "--impl", type=_csv, default=list(CAMPAIGN_IMPLS),
+        help=f"comma-separated implementations (default: {','.join(CAMPAIGN_IMPLS)})",
+    )  # fmt: skip
+    run.add_argument(
+        "--dtype", type=_csv, default=None,
+        help="comma-separated dtypes (default: float32,float16, plus bfloat16 on a GPU)",
+    )  # fmt: skip
+    budget = run.add_mutually_exclusive_group()
+    budget.add_argument("--examples", type=int, help="cases per implementation x dtype")
+    budget.add_argument(
+        "--seconds", type=float,
+        help="time budget for the whole campaign (default: 60, about a minute on the CPU)",
+    )  # fmt: skip
+    run.add_argument("--seed", type=int, help="campaign seed (default: random, printed)")
+    run.add_argument(
+        "--dump-dir", default=None,
+        help="where failing cases are written (default: $ATTNFUZZ_DUMP_DIR or .attnfuzz/failures)",
+    )  # fmt: skip
+
+    rep = sub.add_parser(
+        "replay",
+        help="rerun a dumped failing case",
+        description="Rebuild a dumped case from its saved tensors (and from its spec, to detect "
+        "generator drift), rerun the property that failed, print the diagnosis. Exits 1 while "
+        "it still fails, 0 once fixed.",
+    )
+    rep.add_argument("path", help="a dump directory (or its case.json)")
+
+    mut = sub.add_parser(
+        "mutants",
+        help="measure the harness's bug-finding power on planted kernel bugs",
+        description="Apply each catalogued mutant to a copy of the kernels in a temporary "
+        "directory, run the property suite against it and report which property killed it. "
+        "Exits 1 if a non-equivalent mutant survives.",
+    )
+    mut.add_argument("--only", type=_csv, default=None, help="comma-separated mutant names")
+    mut.add_argument("--examples", type=int, default=60, help="examples per property (default 60)")
+    mut.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
+    mut.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel mutants")
+    mut.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    mut.add_argument("--json", default=None, help="also write the results to this JSON file")
+    return p
+
+
+# --- run ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    recorder: object
+    cases: int = 0
+    failures: int = 0
+    layouts: set[str] = field(default_factory=set)
+    families: set[str] = field(default_factory=set)
+    dumps: list[str] = field(default_factory=list)
+
+
+def _strategy(impl: str, dtype: str):
+    from properties import strategies as S
+
+    if impl in ("naive", "flash"):
+        return S.attention_cases(dtype)
+    if impl == "decode":
+        return S.attention_cases(dtype, decode=True)
+    if impl in ("matmul", "matmul_nt"):
+        return S.matmul_cases(dtype, transpose_b=impl == "matmul_nt")
+    return S.softmax_cases(dtype)
+
+
+def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tally) -> None:
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from properties import harness
+
+    @hseed(seed)
+    @settings(
+        max_examples=examples, deadline=None, database=None, derandomize=False,
+        phases=(Phase.generate, Phase.target, Phase.shrink),
+        suppress_health_check=list(HealthCheck), print_blob=False,
+    )  # fmt: skip
+    @given(_strategy(impl, dtype))
+    def fuzz(case):
+        tally.cases += 1
+        tally.layouts.update(lay.name for lay in case.layouts().values())
+        tally.families.add(case.values.family)
+        harness.check("oracle", impl, case, recorder=tally.recorder)
+
+    try:
+        fuzz()
+    except AssertionError as exc:
+        tally.failures += 1
+        for line in str(exc).splitlines():
+            if line.strip().startswith("dump:"):
+                tally.dumps.append(line.split("dump:", 1)[1].strip())
+        print(str(exc).splitlines()[0], file=sys.stderr)
+
+
+def _bar(done: float, width: int = 24) -> str:
+    filled = int(round(done * width))
+    return "[" + "#" * filled + "." * (width - filled) + f"] {100 * done:5.1f}%"
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from properties import backend, implementations
+
+    if args.dump_dir:
+        os.environ["ATTNFUZZ_DUMP_DIR"] = args.dump_dir
+    for name in args.impl:
+        implementations.get(name)  # validates the name
+    default_dtypes = ["float32", "float16"] + (["bfloat16"] if backend.supports_bf16() else [])
+    dtypes = args.dtype or default_dtypes
+    for dt in dtypes:
+        if dt not in ("float32", "float16", "bfloat16"):
+            raise SystemExit(f"attnfuzz run: unknown dtype {dt!r}")
+        if dt == "bfloat16" and not backend.supports_bf16():
+            raise SystemExit(
+                "attnfuzz run: bfloat16 is wrong in Triton's interpreter; run it on a GPU"
+            )
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    pairs = [(i, d) for i in args.impl for d in dtypes]
+    from properties.harness import Recorder
+
+    tallies = {p: Tally(Recorder(*p)) for p in pairs}
+    print(backend.describe())
+    print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}")
+
+    start = time.monotonic()
+    if args.examples is not None:
+        for n, (impl, dt) in enumerate(pairs):
+            print(f"{_bar(n / len(pairs))} {impl}/{dt}", flush=True)
+            _campaign_round(impl, dt, args.examples, seed, tallies[(impl, dt)])
+        print(_bar(1.0))
+    else:
+        budget = args.seconds if args.seconds is not None else 60.0
+        rnd, chunk = 0, 5
+        while time.monotonic() - start < budget:
+            for impl, dt in pairs:
+                elapsed = time.monotonic() - start
+                if elapsed >= budget:
+                    break
+                print(f"{_bar(min(elapsed / budget, 1.0))} {impl}/{dt} round {rnd}", flush=True)
+                _campaign_round(impl, dt, chunk, seed + rnd, tallies[(impl, dt)])
+            rnd += 1
+        print(_bar(1.0))
+
+    print()
+    print(f"{'implementation':<16}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}  "
+          f"{'layouts':>7}{'values':>7}  worst check")  # fmt: skip
+    for (impl, dt), t in tallies.items():
+        rec = t.recorder
+        print(f"{impl:<16}{dt:<10}{t.cases:>6}{t.failures:>6}{rec.worst:>9.3g}  "
+              f"{len(t.layouts):>7}{len(t.families):>7}  {rec.check}")  # fmt: skip
+    dumps = [d for t in tallies.values() for d in t.dumps]
+    for d in dumps:
+        print(f"dump: {d}  (attnfuzz replay {d})")
+    total_fail = sum(t.failures for t in tallies.values())
+    print(f"{sum(t.cases for t in tallies.values())} cases in {time.monotonic() - start:.0f}s, "
+          f"{total_fail} failing implementation/dtype pairs; seed {seed}")  # fmt: skip
+    return 1 if total_fail else 0
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from properties import backend, checks, harness
+
+    print(backend.describe())
+    result = harness.replay(args.path)
+    rec = result.record
+    print(f"case: {rec['description']}")
+    print(f"property: {rec['property']}  implementation: {rec['implementation']}")
+    if result.drift:
+        print(
+            "warning: the case spec no longer generates the saved tensors for "
+            f"{', '.join(result.drift)} (generator drift); replaying the saved tensors"
+        )
+    bad = checks.failures(result.verdicts)
+    for v in bad:
+        print("FAIL " + v.describe())
+    if bad:
+        return 1
+    w = checks.worst(result.verdicts)
+    print(f"PASS: fixed (worst error/bound {w.ratio:.3g})" if w else "PASS")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from properties import backend
+
+    backend.configure(args.backend)
+    if args.command == "run":
+        return cmd_run(args)
+    if args.command == "replay":
+        return cmd_replay(args)
+    from properties.mutants import cmd_mutants
+
+    return cmd_mutants(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""Glue between checks and their users (pytest, ``attnfuzz run``, replay).
+
+``check`` runs one property on one case, labels the case for
+``--hypothesis-show-statistics``, steers Hypothesis towards large
+error/bound ratios with ``target``, records the worst ratio, and on failure
+raises an ``AssertionError`` that says what failed and where.  On the final
+(shrunk) reproduction of a failure it also writes a dump: the case spec, the
+exact input tensors and the diagnosis, replayable with ``attnfuzz replay``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+
+from properties import backend, checks
+from properties.cases import AttentionCase, Built, Case, build, from_json, to_json, with_inputs
+from properties.implementations import get
+from reference import Verdict
+
+DEFAULT_DUMP_DIR = ".attnfuzz/failures"
+
+PROPERTIES: dict[str, Callable[..., list[Verdict]]] = {
+    "oracle": lambda impl, case, built=None, other=None: checks.against_oracle(impl, case, built),
+    "softmax_invariants": lambda impl, case, built=None, other=None: checks.softmax_invariants(
+        impl, case, built
+    ),
+    "shift_invariance": lambda impl, case, built=None, other=None: checks.softmax_shift_invariance(
+        impl, case, built
+    ),
+    "metamorphic": lambda impl, case, built=None, other=None: checks.attention_metamorphic(
+        impl, case, built
+    ),
+    "agree": lambda impl, case, built=None, other=None: checks.implementations_agree(
+        impl, get(other), case, built
+    ),
+}
+
+
+@dataclass
+class Recorder:
+    """Worst error/bound ratio over the cases one test has run."""
+
+    implementation: str
+    dtype: str
+    count: int = 0
+    worst: float = 0.0
+    check: str = ""
+    seen: dict[str, int] = field(default_factory=dict)
+
+    def update(self, verdict: Verdict | None) -> None:
+        self.count += 1
+        if verdict is not None and verdict.ratio > self.worst:
+            self.worst, self.check = verdict.ratio, verdict.check
+
+    def as_property(self) -> tuple[str, str, float, int, str]:
+        return (self.implementation, self.dtype, self.worst, self.count, self.check)
+
+
+def labels(case: Case) -> list[str]:
+    """Coverage labels for ``hypothesis.event``."""
+    out = [f"dtype: {case.dtype}", f"values: {case.values.family}"]
+    for role, lay in case.layouts().items():
+        out.append(f"layout {role}: {lay.name}")
+    if isinstance(case, AttentionCase):
+        out.append(f"mask: {case.mask_kind()}")
+        out.append(f"gqa group: {case.group}")
+        out.append(f"head dim: {case.d}" + ("" if case.dv == case.d else " (Dv differs)"))
+    return out
+
+
+def run_property(
+    prop: str, impl_name: str, case: Case, *, built: Built | None = None, other: str | None = None
+) -> list[Verdict]:
+    if prop not in PROPERTIES:
+        raise ValueError(f"unknown property {prop!r}; known: {', '.join(PROPERTIES)}")
+    return PROPERTIES[prop](get(impl_name), case, built, other)
+
+
+def check(
+    prop: str,
+    impl_name: str,
+    case: Case,
+    *,
+    recorder: Recorder | None = None,
+    other: str | None = None,
+) -> list[Verdict]:
+    """Run a property inside a Hypothesis test; fail with a diagnosis and a dump."""
+    from hypothesis import event, target
+    from hypothesis.control import current_build_context
+
+    for label in labels(case):
+        event(label)
+    verdicts = run_property(prop, impl_name, case, other=other)
+    worst = checks.worst(verdicts)
+    if recorder is not None:
+        recorder.update(worst)
+    if worst is not None:
+        target(min(worst.ratio, 1e9), label="error/bound")
+    bad = checks.failures(verdicts)
+    if bad:
+        lines = [f"{prop} failed for {impl_name} on: {case.describe()}"]
+        lines += ["  " + v.describe() for v in bad]
+        context = current_build_context()
+        if context.is_final:
+            path = write_dump(prop, impl_name, case, bad, other=other, context=context)
+            lines.append(f"  dump: {path}")
+            lines.append(f"  replay: attnfuzz replay {path}")
+        raise AssertionError("\n".join(lines))
+    return verdicts
+
+
+def dump_root() -> Path:
+    return Path(os.environ.get("ATTNFUZZ_DUMP_DIR", DEFAULT_DUMP_DIR))
+
+
+def _blob(context) -> str | None:
+    """Hypothesis' reproduce blob for the running example, if this version exposes it."""
+    try:
+        from hypothesis.core import encode_failure
+
+        return encode_failure(context.data.choices).decode("ascii")
+    except Exception:  # pragma: no cover - depends on Hypothesis internals
+        return None
+
+
+def write_dump(
+    prop: str,
+    impl_name: str,
+    case: Case,
+    failures: list[Verdict],
+    *,
+    other: str | None = None,
+    context=None,
+    root: Path | None = None,
+) -> Path:
+    """Write ``<root>/<test>-<time>/case.json`` and ``inputs.pt``; return the directory."""
+    import hypothesis.core
+
+    nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid or f"{prop}-{impl_name}")[-80:]
+    root = root or dump_root()
+    path = root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    path.mkdir(parents=True, exist_ok=True)
+    built = build(case, backend.device())
+    torch.save({r: t.cpu() for r, t in built.inputs.items()}, path / "inputs.pt")
+    seed = hypothesis.core.global_force_seed
+    record = {
+        "property": prop,
+        "implementation": impl_name,
+        "other": other,
+        "case": to_json(case),
+        "description": case.describe(),
+        "pytest_nodeid": nodeid or None,
+        "hypothesis_seed": seed,
+        "reproduce_blob": _blob(context) if context is not None else None,
+        "reproduce": (
+            f"pytest '{nodeid}' --hypothesis-seed={seed} -p no:xdist" if nodeid else None
+        ),
+        "versions": backend.versions(),
+        "diagnosis": [v.as_dict() for v in failures],
+    }
+    (path / "case.json").write_text(json.dumps(record, indent=2, default=_json_default) + "\n")
+    return path
+
+
+def _json_default(o: object) -> object:
+    if isinstance(o, float) and not math.isfinite(o):
+        return repr(o)
+    raise TypeError(type(o).__name__)
+
+
+@dataclass
+class Replay:
+    record: dict
+    verdicts: list[Verdict]
+    drift: list[str]
+
+    @property
+    def failed(self) -> bool:
+        return bool(checks.failures(self.verdicts))
+
+
+def replay(path: str | Path) -> Replay:
+    """Rerun a dump's property on its saved tensors; also report generator drift."""
+    path = Path(path)
+    if path.is_file():
+        path = path.parent
+    record = json.loads((path / "case.json").read_text())
+    case = from_json(record["case"])
+    device = backend.device()
+    saved = torch.load(path / "inputs.pt", map_location="cpu")
+    drift = []
+    regenerated = build(case, "cpu").inputs
+    for role, t in saved.items():
+        r = regenerated[role]
+        same = t.shape == r.shape and t.stride() == r.stride() and bool(
+            ((t == r) | (t.isnan() & r.isnan())).all()
+        )
+        if not same:
+            drift.append(role)
+    built = with_inputs(case, {r: t.to(device) for r, t in saved.items()})
+    if device != "cpu":
+        # .to() keeps views only on the CPU; rebuild the exact layouts on the device.
+        built = build(case, device) if not drift else built
+    verdicts = run_property(
+        record["property"], record["implementation"], case, built=built, other=record.get("other")
+    )
+    return Replay(record, verdicts, drift)

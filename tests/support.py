@@ -1,0 +1,20 @@
+"""Helpers shared by the test modules."""
+
+from __future__ import annotations
+
+import pytest
+
+from properties import backend
+
+DTYPES = ("float32", "float16", "bfloat16")
+BF16_REASON = (
+    "KNOWN BACKEND LIMITATION: Triton's interpreter stores bf16 as raw uint16, so bf16 "
+    "tl.dot/add/sum are wrong there; bf16 is tested on the GPU "
+    "(see tests/test_interpreter_limits.py)"
+)
+
+
+def require_dtype(dtype: str) -> None:
+    """Skip, visibly, dtypes the current backend cannot compute."""
+    if dtype == "bfloat16" and not backend.supports_bf16():
+        pytest.skip(BF16_REASON)

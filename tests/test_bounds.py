@@ -1,0 +1,130 @@
+"""The error bounds: loose enough for correct arithmetic, tight enough for small bugs.
+
+Kernels are emulated here in PyTorch at the kernel's precisions, so the bound
+is tested on its own: a faithful float32 emulation must pass, and emulations
+with one planted numerical bug must not.
+"""
+
+from __future__ import annotations
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reference import attention_bounds, attention_parts, compare, matmul_bound
+
+DT = {"float32": torch.float32, "float16": torch.float16}
+
+
+@st.composite
+def attention_inputs(draw, dtype=None, scales=(0.3, 1.0, 3.0)):
+    dtype = dtype or draw(st.sampled_from(sorted(DT)))
+    sq, sk = draw(st.integers(1, 40)), draw(st.integers(8, 200))
+    d = draw(st.sampled_from([16, 24, 64, 128]))
+    gen = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
+    s = draw(st.sampled_from(scales))
+    q, k, v = (
+        (torch.randn(1, 1, n, d, generator=gen) * s).to(DT[dtype]) for n in (sq, sk, sk)
+    )
+    return q, k, v, draw(st.booleans())
+
+
+def emulate(q, k, v, causal, *, acc=torch.float32, drop_key=None, rescale=1.0):
+    """The naive kernel's arithmetic in PyTorch: fp32 logits and softmax, P rounded to
+    V's dtype, P V accumulated in ``acc``, output rounded to q's dtype."""
+    scale = q.shape[-1] ** -0.5
+    logits = (q.float() @ k.float().transpose(-1, -2)) * scale
+    if causal:
+        sq, sk = logits.shape[-2:]
+        mask = torch.ones(sq, sk, dtype=torch.bool).tril(sk - sq)
+        logits = logits.masked_fill(~mask, float("-inf"))
+    if drop_key is not None:
+        logits[..., drop_key] = float("-inf")
+    m = logits.amax(-1, keepdim=True).nan_to_num(neginf=0.0).clamp_min(-3e38)
+    e = torch.exp(logits - m)
+    p = e / e.sum(-1, keepdim=True).clamp_min(1e-38) * rescale
+    p = p.to(v.dtype)
+    if acc == torch.float32:
+        out = p.float() @ v.float()
+    else:  # sequential accumulation in a narrow type
+        out = torch.zeros(*p.shape[:-1], v.shape[-1], dtype=acc)
+        for j in range(p.shape[-1]):
+            out = (out + (p[..., j : j + 1].to(acc) * v[..., j : j + 1, :].to(acc))).to(acc)
+    return out.to(q.dtype)
+
+
+def ratio(q, k, v, causal, got):
+    parts = attention_parts(q, k, v, causal=causal)
+    bounds = attention_bounds(q, k, v, parts, scale=q.shape[-1] ** -0.5)
+    return compare("out", got, parts["out"], bounds["out"], dtype=q.dtype).ratio
+
+
+@given(attention_inputs())
+def test_faithful_float32_emulation_is_within_bound(t):
+    q, k, v, causal = t
+    assert ratio(q, k, v, causal, emulate(q, k, v, causal)) <= 1
+
+
+@given(attention_inputs(dtype="float32"))
+def test_fp16_accumulation_of_float32_inputs_exceeds_bound(t):
+    q, k, v, causal = t
+    v = v + 1  # same-sign terms: the narrow accumulator's rounding cannot cancel
+    assert ratio(q, k, v, causal, emulate(q, k, v, causal, acc=torch.float16)) > 1
+
+
+@given(st.integers(0, 2**31 - 1))
+def test_fp16_accumulation_over_a_long_sequence_exceeds_bound(seed):
+    # Each of 2048 small addends is rounded against a sum near 1 in fp16, a
+    # drift of hundreds of ulps, while P's own rounding is worth one ulp.
+    gen = torch.Generator().manual_seed(seed)
+    q = torch.randn(1, 1, 1, 16, generator=gen).half()
+    k = (torch.randn(1, 1, 2048, 16, generator=gen) * 0.1).half()
+    v = (torch.rand(1, 1, 2048, 16, generator=gen) + 0.5).half()
+    assert ratio(q, k, v, False, emulate(q, k, v, False, acc=torch.float16)) > 1
+
+
+@given(attention_inputs())
+def test_dropping_one_key_exceeds_bound(t):
+    q, k, v, _ = t
+    k, v = k[..., :8, :], (v[..., :8, :].float() + 2).to(v.dtype)  # values far from their mean
+    assert ratio(q, k, v, False, emulate(q, k, v, False, drop_key=3)) > 1
+
+
+@given(attention_inputs(dtype="float32", scales=(0.3, 1.0)))
+def test_row_rescaled_by_one_part_in_a_thousand_exceeds_bound(t):
+    # With q, k of scale 3 and D = 128 the logits reach ~30 and the worst-case
+    # dot-product term alone admits ~1e-3 relative error in P: a 1e-3 rescale
+    # is only guaranteed to show for moderate logits, as here.
+    q, k, v, causal = t
+    v = v + 1  # keep outputs away from zero so a relative error shows
+    assert ratio(q, k, v, causal, emulate(q, k, v, causal, rescale=1 + 1e-3)) > 1
+
+
+def test_bound_does_not_collapse_when_the_exact_result_is_zero():
+    # Two keys with opposite values: the exact output is 0, a correct fp32
+    # kernel returns a rounding residue, and the bound must allow it.
+    q = torch.randn(1, 1, 4, 16)
+    k = torch.randn(1, 1, 2, 16)
+    v = torch.tensor([[[[1.0] * 16, [-1.0] * 16]]])
+    k[..., 1, :] = k[..., 0, :]
+    parts = attention_parts(q, k, v)
+    assert parts["out"].abs().max() == 0
+    bounds = attention_bounds(q, k, v, parts, scale=0.25)
+    assert (bounds["out"] > 0).all()
+    assert ratio(q, k, v, False, torch.full((1, 1, 4, 16), 1e-7)) <= 1
+
+
+@given(st.integers(1, 300), st.sampled_from(["float32", "float16"]), st.integers(0, 2**31 - 1))
+def test_matmul_bound_catches_fp16_accumulation(kdim, dtype, seed):
+    gen = torch.Generator().manual_seed(seed)
+    a = torch.rand(4, kdim, generator=gen).to(DT[dtype])
+    b = torch.rand(kdim, 4, generator=gen).to(DT[dtype])
+    want = a.double() @ b.double()
+    bound = matmul_bound(a, b, want, scale=1.0, out_dtype=a.dtype)
+    right = (a.float() @ b.float()).to(a.dtype)
+    assert compare("out", right, want, bound, dtype=a.dtype).ok
+    if kdim >= 64:  # positive terms: fp16 running sums lose the small addends
+        acc = torch.zeros(4, 4, dtype=torch.float16)
+        for j in range(kdim):
+            acc = acc + (a[:, j : j + 1].half() * b[j : j + 1, :].half())
+        assert not compare("out", acc.to(a.dtype), want, bound, dtype=a.dtype).ok

@@ -1,0 +1,103 @@
+"""Property tests: every implementation against the oracle, invariants, relations.
+
+Parametrized over implementation x dtype so ``pytest -n auto`` spreads them;
+each draws case specs from ``properties.strategies``.  The ``recorder``
+fixture feeds the worst error/bound ratio per (implementation, dtype) into
+the summary printed at the end of the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from properties import strategies as S
+from properties.harness import check
+from tests.support import DTYPES, require_dtype
+
+ATTENTION = ("naive", "flash")
+QWEN3 = S.qwen3_examples("float32")
+
+
+def _with_dtype(case, dtype: str):
+    """Cases are drawn (and examples written) in float32 and run in every dtype;
+    tf32 is a float32-only choice."""
+    if case.dtype == dtype:
+        return case
+    if hasattr(case, "input_precision"):
+        return replace(case, dtype=dtype, input_precision="ieee")
+    return replace(case, dtype=dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("impl", ATTENTION)
+@given(case=S.attention_cases())
+@example(case=QWEN3[0])
+@example(case=QWEN3[1])
+@example(case=QWEN3[2])
+@example(case=QWEN3[3])
+def test_attention_matches_oracle(impl, dtype, case, recorder):
+    require_dtype(dtype)
+    check("oracle", impl, _with_dtype(case, dtype), recorder=recorder(impl, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(case=S.attention_cases(decode=True, max_kv_heads=2))
+def test_decode_matches_oracle(dtype, case, recorder):
+    require_dtype(dtype)
+    check("oracle", "decode", _with_dtype(case, dtype), recorder=recorder("decode", dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("impl", ("matmul", "matmul_nt"))
+@given(data=st.data())
+def test_matmul_matches_oracle(impl, dtype, data, recorder):
+    require_dtype(dtype)
+    case = data.draw(S.matmul_cases(dtype, transpose_b=impl == "matmul_nt"), label="case")
+    check("oracle", impl, _with_dtype(case, dtype), recorder=recorder(impl, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(case=S.softmax_cases())
+def test_softmax_matches_oracle(dtype, case, recorder):
+    require_dtype(dtype)
+    check("oracle", "softmax", _with_dtype(case, dtype), recorder=recorder("softmax", dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(case=S.softmax_cases())
+def test_softmax_invariants(dtype, case, recorder):
+    require_dtype(dtype)
+    check("softmax_invariants", "softmax", _with_dtype(case, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(case=S.softmax_cases(families=("grid",)))
+def test_softmax_shift_invariance(dtype, case):
+    require_dtype(dtype)
+    check("shift_invariance", "softmax", _with_dtype(case, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("impl", ATTENTION)
+@given(case=S.attention_cases(max_seq=70))
+def test_attention_metamorphic(impl, dtype, case):
+    require_dtype(dtype)
+    check("metamorphic", impl, _with_dtype(case, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(case=S.attention_cases(decode=True))
+def test_decode_metamorphic(dtype, case):
+    require_dtype(dtype)
+    check("metamorphic", "decode", _with_dtype(case, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(case=S.attention_cases())
+def test_naive_and_flash_agree(dtype, case):
+    require_dtype(dtype)
+    check("agree", "naive", _with_dtype(case, dtype), other="flash")
