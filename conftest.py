@@ -55,8 +55,20 @@ def default_profile() -> str:
 settings.load_profile(default_profile())
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--attnfuzz-dump-dir",
+        default=None,
+        help="where shrunk failing cases are dumped (default: $ATTNFUZZ_DUMP_DIR or "
+        ".attnfuzz/failures)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     import hypothesis.core
+
+    if config.getoption("attnfuzz_dump_dir"):
+        os.environ["ATTNFUZZ_DUMP_DIR"] = os.path.abspath(config.getoption("attnfuzz_dump_dir"))
 
     worker = getattr(config, "workerinput", None)
     if worker is not None and "attnfuzz_seed" in worker:
