@@ -99,23 +99,12 @@ class Tally:
     dumps: list[str] = field(default_factory=list)
 
 
-def _strategy(impl: str, dtype: str):
-    from properties import strategies as S
-
-    if impl in ("naive", "flash"):
-        return S.attention_cases(dtype)
-    if impl == "decode":
-        return S.attention_cases(dtype, decode=True)
-    if impl in ("matmul", "matmul_nt"):
-        return S.matmul_cases(dtype, transpose_b=impl == "matmul_nt")
-    return S.softmax_cases(dtype)
-
-
 def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tally) -> None:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
     from properties import harness
+    from properties.strategies import for_property
 
     @hseed(seed)
     @settings(
@@ -123,7 +112,7 @@ def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tall
         phases=(Phase.generate, Phase.target, Phase.shrink),
         suppress_health_check=list(HealthCheck), print_blob=False,
     )  # fmt: skip
-    @given(_strategy(impl, dtype))
+    @given(for_property("oracle", impl, dtype))
     def fuzz(case):
         tally.cases += 1
         tally.layouts.update(lay.name for lay in case.layouts().values())

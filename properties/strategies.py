@@ -57,6 +57,15 @@ def values(families: tuple[str, ...] = FAMILIES) -> st.SearchStrategy[Values]:
     )
 
 
+def masks() -> st.SearchStrategy[tuple[bool, str]]:
+    """(causal, alignment): no mask, bottom-right (KV-cache) or top-left causal.
+
+    One draw of three, not two independent booleans: the alignment of a
+    non-causal case means nothing, and this keeps both causal kinds frequent.
+    """
+    return st.sampled_from([(False, "bottom_right"), (True, "bottom_right"), (True, "top_left")])
+
+
 def precisions(dtype: str) -> st.SearchStrategy[str]:
     """'ieee', plus 'tf32' for float32 where the backend has it."""
     if dtype == "float32" and backend.supports_tf32():
@@ -86,11 +95,11 @@ def attention_cases(
     hkv = draw(st.integers(1, max_kv_heads))
     group = draw(st.sampled_from(groups))
     sq = draw(st.integers(1, 16) if decode else seq_lens(max_seq))
-    sk = draw(st.one_of(st.just(sq), seq_lens(max_seq)) if not decode else seq_lens(max_seq))
+    # Sk < Sq as often as Sk > Sq: bottom-right causal rows then see no key.
+    sk = draw(st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, sq)))
     d = draw(head_dims(max_dim))
     dv = draw(st.one_of(st.just(d), head_dims(max_dim)))
-    causal = draw(st.booleans())
-    alignment = draw(st.sampled_from(["bottom_right", "top_left"]))
+    causal, alignment = draw(masks())
     scale = draw(st.one_of(st.none(), st.sampled_from([0.5, 1.0, 0.125, 2.0])))
     lay = layouts(4, layout_names)
     return AttentionCase(
@@ -143,14 +152,28 @@ def softmax_cases(
 ) -> SoftmaxCase:
     """Softmax over (rows, N) or (B, H, rows, N), causal either way, layouts, values."""
     lead = draw(st.sampled_from([(), (2,), (2, 3)]))
-    shape = (*lead, draw(seq_lens(64)), draw(st.one_of(seq_lens(max_len), st.just(max_len))))
+    mask = draw(masks())
+    rows = draw(seq_lens(64))
+    # N < rows often: bottom-right causal rows then see no entry at all.
+    cols = draw(st.one_of(seq_lens(max_len), st.integers(1, rows), st.just(max_len)))
+    shape = (*lead, rows, cols)
     nd = len(shape)
     names = _names_for(nd)
     lay = layouts(nd, names)
     return SoftmaxCase(
         shape=shape, dtype=dtype, scale=draw(st.sampled_from([1.0, 0.5, 4.0, -1.0])),
-        causal=draw(st.booleans()),
-        alignment=draw(st.sampled_from(["bottom_right", "top_left"])),
+        causal=mask[0], alignment=mask[1],
         x_layout=draw(lay), values=draw(values(families)),
         out_layout=draw(layouts(nd, tuple(n for n in names if n in OUT_NAMES))),
     )  # fmt: skip
+
+
+def for_property(prop: str, impl: str, dtype: str) -> st.SearchStrategy:
+    """The case strategy a property uses for an implementation (tests, CLI, mutants)."""
+    if impl in ("matmul", "matmul_nt"):
+        return matmul_cases(dtype, transpose_b=impl == "matmul_nt")
+    if impl == "softmax":
+        return softmax_cases(dtype, families=("grid",) if prop == "shift_invariance" else FAMILIES)
+    if impl == "decode":
+        return attention_cases(dtype, decode=True)
+    return attention_cases(dtype, max_seq=70 if prop == "metamorphic" else 130)
