@@ -20,6 +20,7 @@ import shlex
 from properties import backend
 
 BACKEND = backend.configure()
+GPU_INDEX = backend.bind_worker_gpu()
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, Phase, settings  # noqa: E402
@@ -87,8 +88,10 @@ def pytest_configure_node(node) -> None:  # xdist: same seed on every worker
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
+    bound = [f"attnfuzz: bound to cuda:{GPU_INDEX}"] if GPU_INDEX is not None else []
     return [
         backend.describe(),
+        *bound,
         f"attnfuzz: hypothesis profile {settings.default._current_profile}, "  # type: ignore[attr-defined]
         f"seed {config.attnfuzz_seed} (rerun with --hypothesis-seed={config.attnfuzz_seed})",
     ]

@@ -41,6 +41,26 @@ def configure(choice: str | None = None) -> str:
     return choice
 
 
+def worker_gpu(worker: str | None, count: int) -> int | None:
+    """The GPU an xdist worker ('gw3') binds to: one per worker, round robin."""
+    if not worker or count < 1:
+        return None
+    digits = "".join(ch for ch in worker if ch.isdigit())
+    return int(digits) % count if digits else 0
+
+
+def bind_worker_gpu() -> int | None:
+    """Under pytest-xdist on a multi-GPU machine, give each worker its own GPU."""
+    if interpreting():
+        return None
+    import torch
+
+    index = worker_gpu(os.environ.get("PYTEST_XDIST_WORKER"), torch.cuda.device_count())
+    if index is not None:
+        torch.cuda.set_device(index)
+    return index
+
+
 def interpreting() -> bool:
     return os.environ.get("TRITON_INTERPRET", "0") == "1"
 
