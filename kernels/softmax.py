@@ -30,7 +30,10 @@ from kernels._checks import (
 from kernels.matmul import as_4d
 
 
-@triton.jit
+# As for the matmul: no specialisation on sizes and outer strides.
+@triton.jit(
+    do_not_specialize=["M", "N", "H", "DIAGONAL", "s_xb", "s_xh", "s_xm", "s_yb", "s_yh", "s_ym"]
+)
 def _softmax_kernel(
     x_ptr, y_ptr,
     M, N, H, DIAGONAL,
