@@ -41,7 +41,8 @@ _COMMON = dict(
 # ``gpu`` is compiled kernels; ``thorough`` is for a long fuzzing session.
 settings.register_profile("dev", max_examples=10, **_COMMON)
 settings.register_profile("ci", max_examples=30, database=None, **_COMMON)
-settings.register_profile("gpu", max_examples=200, database=None, **_COMMON)
+GPU_EXAMPLES = int(os.environ.get("ATTNFUZZ_GPU_EXAMPLES", "100"))
+settings.register_profile("gpu", max_examples=GPU_EXAMPLES, database=None, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 
 

@@ -80,9 +80,9 @@ def generate(
     elif fam == "near_max":
         if role in ("v", "b", "x"):
             # fp32 computations must not overflow: softmax scales x by up to 4
-            # and attention sums up to 1 + eps of v.  fp16/bf16 values are
-            # computed in fp32, where their maximum is harmless.
-            big = info.max / 16 if dtype == torch.float32 else info.max * 0.9
+            # and attention sums up to 1 + eps of v.  fp16's maximum is
+            # harmless in fp32; bf16 shares fp32's range, so it is held back too.
+            big = info.max * 0.9 if dtype == torch.float16 else info.max / 16
             x = (torch.rand(shape, generator=gen, dtype=torch.float64) * 0.5 + 0.5) * big
             x = x * (torch.randint(0, 2, shape, generator=gen).double() * 2 - 1)
         else:

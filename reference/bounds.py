@@ -18,7 +18,8 @@ accumulation satisfies ``|err| <= c(n) * sum_k |a_k b_k|`` with
                                (2 u32): tensor cores truncate instead of round
          + u32                 fp32 x fp32 products are rounded once
                                (fp16/bf16 products are exact in fp32)
-         + 2 u_tf32            tf32 rounds both fp32 inputs to 10-bit mantissa
+         + 2 u_tf32            tf32 cuts both fp32 inputs to a 10-bit mantissa
+                               (u_tf32 = 2**-10: truncation, not rounding)
          + n * tiny32 / sum    GPU flush-to-zero of fp32 subnormals (absolute)
 
 Softmax (``softmax_relative``).  With logits t (exact) and row max m, the
@@ -63,7 +64,9 @@ import math
 import torch
 
 U32 = 2.0**-24
-U_TF32 = 2.0**-11
+# tf32 keeps 10 mantissa bits; the tensor cores may truncate rather than round
+# the fp32 operands, so the per-operand relative error is up to 2**-10.
+U_TF32 = 2.0**-10
 TINY32 = torch.finfo(torch.float32).tiny
 MIN_BLOCK = 16  # narrowest key block any implementation uses (tl.dot minimum)
 EXP_ULPS = 4.0
@@ -139,8 +142,12 @@ def matmul_bound(
     out_dtype: torch.dtype,
     input_precision: str = "ieee",
 ) -> torch.Tensor:
-    """Bound for ``round_out(fl32(scale) * fl(a @ b))`` against the exact ``scale * a @ b``."""
-    inner = abs(scale) * dot_error(a.double().abs(), b.double().abs(), a.dtype, input_precision)
+    """Bound for ``round_out(fl32(scale) * fl(a @ b))`` against the exact ``scale * a @ b``.
+
+    a and b hold the kernel's input values (any dtype); ``out_dtype`` is the
+    kernel's dtype, which is also its input dtype.
+    """
+    inner = abs(scale) * dot_error(a.double().abs(), b.double().abs(), out_dtype, input_precision)
     inner = inner + 2 * U32 * ref.abs()  # scale rounded to fp32, times the fp32 sum
     u_out = unit_roundoff(out_dtype) if out_dtype != torch.float32 else U32
     return (1 + u_out) * inner + u_out * ref.abs() + rounding_floor(out_dtype)

@@ -65,8 +65,10 @@ def test_faithful_float32_emulation_is_within_bound(t):
     assert ratio(q, k, v, causal, emulate(q, k, v, causal)) <= 1
 
 
-@given(attention_inputs(dtype="float32"))
+@given(attention_inputs(dtype="float32", scales=(0.3, 1.0)))
 def test_fp16_accumulation_of_float32_inputs_exceeds_bound(t):
+    # Moderate logits, as in the rescale test below: with logits near 30 the
+    # worst-case dot term admits relative errors near fp16's own.
     q, k, v, causal = t
     v = v + 1  # same-sign terms: the narrow accumulator's rounding cannot cancel
     assert ratio(q, k, v, causal, emulate(q, k, v, causal, acc=torch.float16)) > 1
