@@ -53,7 +53,14 @@ import torch
 import triton
 import triton.language as tl
 
-from kernels._checks import AttentionDims, check_attention_inputs, dot_precision, interpreting
+from kernels._checks import (
+    AttentionDims,
+    check_attention_inputs,
+    check_flag,
+    dot_precision,
+    interpreting,
+    prepare_out,
+)
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
@@ -230,10 +237,12 @@ def _flash_fwd_kernel(
 @triton.jit
 def _flash_decode_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr,
-    Sq, Sk, HKV, GROUP, DIAGONAL, NUM_SPLITS, SPLIT_LEN, R_TOTAL,
+    Sq, Sk, HKV, GROUP, DIAGONAL, NUM_SPLITS, SPLIT_LEN,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
+    s_os, s_ob, s_oh, s_om, s_od,
+    s_ls, s_lb, s_lh, s_lm,
     qk_scale,
     HEAD_D: tl.constexpr, HEAD_DV: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
     CAUSAL: tl.constexpr, STORE_LSE: tl.constexpr, PRECISION: tl.constexpr,
@@ -242,11 +251,10 @@ def _flash_decode_kernel(
     """One key range of one packed row tile.
 
     Tile row ``r`` is query row ``r % Sq`` of query head ``kv_head * GROUP +
-    r // Sq``.  Its flat output row ``(batch * Hq + head) * Sq + r % Sq`` is
-    ``bkv * GROUP * Sq + r``: the packed rows of one KV head are contiguous in
-    (B, Hq, Sq) order.  Outputs are contiguous buffers indexed by that flat
-    row: (R_TOTAL, Dv) and (R_TOTAL,) per split (with NUM_SPLITS > 1, fp32
-    partials; with one split, the final output and LSE).
+    r // Sq``.  The output (B, Hq, Sq, Dv) and LSE (B, Hq, Sq) are written
+    through their strides, offset by ``split`` times a split stride: with
+    several splits they are fp32 partials with a leading split dim, with one
+    split the final output (split stride 0).
     """
     pid = tl.program_id(0)
     split = pid % NUM_SPLITS
@@ -299,26 +307,34 @@ def _flash_decode_kernel(
         )  # fmt: skip
 
     out, lse = _finish(acc, l_i, m_i)
-    flat = bkv.to(tl.int64) * rows_per_kv + r + split.to(tl.int64) * R_TOTAL
+    split64 = split.to(tl.int64)
+    q_idx64 = q_idx.to(tl.int64)
     row_ok = r < rows_per_kv
+    o_ptrs = (
+        o_ptr + split64 * s_os + batch * s_ob + head[:, None] * s_oh
+        + q_idx64[:, None] * s_om + offs_dv[None, :].to(tl.int64) * s_od
+    )  # fmt: skip
     tl.store(
-        o_ptr + flat[:, None] * HEAD_DV + offs_dv[None, :],
-        out.to(o_ptr.dtype.element_ty),
+        o_ptrs, out.to(o_ptr.dtype.element_ty),
         mask=row_ok[:, None] & (offs_dv[None, :] < HEAD_DV),
-    )
+    )  # fmt: skip
     if STORE_LSE:
-        tl.store(lse_ptr + flat, lse, mask=row_ok)
+        l_ptrs = lse_ptr + split64 * s_ls + batch * s_lb + head * s_lh + q_idx64 * s_lm
+        tl.store(l_ptrs, lse, mask=row_ok)
 
 
 @triton.jit
 def _combine_kernel(
     part_ptr, part_lse_ptr, o_ptr, lse_ptr,
-    R_TOTAL, NUM_SPLITS,
+    R_TOTAL, NUM_SPLITS, H, Sq,
+    s_ob, s_oh, s_om, s_od,
     HEAD_DV: tl.constexpr, STORE_LSE: tl.constexpr,
     BLOCK_R: tl.constexpr, BLOCK_DV: tl.constexpr,
 ):  # fmt: skip
     """Merge per-split (output, LSE) partials, online over the splits.
 
+    Rows are flat (B, Hq, Sq) indices: partials are contiguous (splits, rows,
+    Dv) and (splits, rows), the LSE contiguous (rows,), the output strided.
     Split s carries weight ``exp(lse_s)``; relative to the running max it is
     ``exp2(lse2_s - m)`` with ``lse2 = lse * log2(e)``.  Empty splits have
     ``lse = -inf`` (weight 0) and all-empty rows end as (0, -inf).
@@ -346,8 +362,14 @@ def _combine_kernel(
         l_i = l_i * alpha + w
         m_i = m_new
     out, lse = _finish(acc, l_i, m_i)
-    tl.store(o_ptr + rows64[:, None] * HEAD_DV + offs_dv[None, :], out.to(o_ptr.dtype.element_ty),
-             mask=tile_mask)  # fmt: skip
+    batch = rows64 // (H * Sq)
+    head = (rows64 // Sq) % H
+    q_idx = rows64 % Sq
+    o_ptrs = (
+        o_ptr + batch[:, None] * s_ob + head[:, None] * s_oh + q_idx[:, None] * s_om
+        + offs_dv[None, :].to(tl.int64) * s_od
+    )  # fmt: skip
+    tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=tile_mask)
     if STORE_LSE:
         tl.store(lse_ptr + rows64, lse, mask=row_ok)
 
@@ -464,19 +486,20 @@ def _num_sms(device_index: int) -> int:
 
 
 # Decode configs (BLOCK_N, num_warps, num_stages) by (operand kind, padded
-# width, BLOCK_M), from compiling every candidate for sm_90: the first without
+# width, BLOCK_M), from compiling candidates for sm_90: the first without
 # register spills, preferring at most ~110 KB of shared memory so that two
-# programs share an SM and keep enough K/V loads in flight.
+# programs share an SM and keep enough K/V loads in flight.  (fp32 'ieee' at
+# width 256 with 17-32 packed rows spills a few bytes whatever the tile.)
 _DECODE_CONFIGS: dict[tuple[str, int, int], tuple[int, int, int]] = {
     ("16bit", 64, 16): (64, 4, 3), ("16bit", 64, 32): (64, 4, 3), ("16bit", 64, 64): (64, 4, 3),
     ("16bit", 128, 16): (64, 4, 3), ("16bit", 128, 32): (64, 4, 3), ("16bit", 128, 64): (64, 8, 2),
     ("16bit", 256, 16): (64, 4, 2), ("16bit", 256, 32): (64, 4, 2), ("16bit", 256, 64): (32, 8, 2),
-    ("tf32", 64, 16): (64, 4, 3), ("tf32", 64, 32): (64, 4, 3), ("tf32", 64, 64): (64, 4, 3),
-    ("tf32", 128, 16): (64, 4, 2), ("tf32", 128, 32): (64, 4, 3), ("tf32", 128, 64): (64, 4, 3),
-    ("tf32", 256, 16): (64, 4, 2), ("tf32", 256, 32): (64, 8, 2), ("tf32", 256, 64): (32, 8, 2),
-    ("ieee", 64, 16): (64, 4, 3), ("ieee", 64, 32): (64, 8, 3), ("ieee", 64, 64): (32, 8, 3),
-    ("ieee", 128, 16): (64, 8, 3), ("ieee", 128, 32): (64, 8, 3), ("ieee", 128, 64): (16, 8, 2),
-    ("ieee", 256, 16): (64, 4, 2), ("ieee", 256, 32): (64, 8, 2), ("ieee", 256, 64): (16, 8, 2),
+    ("tf32", 64, 16): (64, 4, 3), ("tf32", 64, 32): (64, 4, 3), ("tf32", 64, 64): (64, 8, 3),
+    ("tf32", 128, 16): (64, 4, 2), ("tf32", 128, 32): (64, 4, 3), ("tf32", 128, 64): (64, 8, 2),
+    ("tf32", 256, 16): (32, 4, 2), ("tf32", 256, 32): (32, 8, 2), ("tf32", 256, 64): (32, 8, 2),
+    ("ieee", 64, 16): (64, 4, 3), ("ieee", 64, 32): (32, 8, 3), ("ieee", 64, 64): (32, 8, 3),
+    ("ieee", 128, 16): (64, 8, 3), ("ieee", 128, 32): (32, 8, 3), ("ieee", 128, 64): (16, 8, 2),
+    ("ieee", 256, 16): (32, 8, 2), ("ieee", 256, 32): (16, 8, 2), ("ieee", 256, 64): (16, 8, 2),
 }  # fmt: skip
 # Up to this many keys flash_attention keeps the prefill kernel for any Sq.
 DECODE_MIN_SK = 64
@@ -500,8 +523,8 @@ def uses_decode_path(sq: int, sk: int) -> bool:
     also packs the GQA group into one tile and reads each K/V byte once per KV
     head, and when the tiles already fill the GPU it uses one split and skips
     the merge.  Under the interpreter the rule is the same; its decode blocks
-    are 64 keys, so the path always has at least two blocks to split and CPU
-    tests reach it on small shapes.
+    are 64 keys, so Sk > 64 gives at least two blocks to split and CPU tests
+    reach the path on small shapes.
     """
     return 0 < sq <= DECODE_MAX_SQ and sk > DECODE_MIN_SK
 
@@ -527,14 +550,6 @@ def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int
 # --------------------------------------------------------------------------
 # Launchers
 # --------------------------------------------------------------------------
-
-
-def _empty_result(dims: AttentionDims, q: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """Output and LSE for no launch: Sk = 0 means no row sees a key."""
-    shape = (dims.batch, dims.hq, dims.sq)
-    out = torch.zeros((*shape, dims.dv), dtype=q.dtype, device=q.device)
-    lse = torch.full(shape, float("-inf"), dtype=torch.float32, device=q.device)
-    return out, lse
 
 
 def launch_prefill(
@@ -576,7 +591,7 @@ def launch_decode(
     lse: torch.Tensor | None, dims: AttentionDims, *,
     causal: bool, precision: str, num_splits: int | None = None, config: Config | None = None,
 ) -> int:  # fmt: skip
-    """Run split-K decode into contiguous ``out`` (and ``lse``); returns the splits used.
+    """Run split-K decode into ``out`` (any strides) and contiguous ``lse``; returns the splits.
 
     The key ranges are whole blocks of ``SPLIT_LEN`` keys, so the requested
     ``num_splits`` becomes the fewest ranges of that many blocks covering the
@@ -596,14 +611,18 @@ def launch_decode(
     rows = dims.batch * dims.hq * dims.sq
     if splits == 1:
         part, part_lse = out, lse
+        part_strides = (0, *out.stride())
+        lse_strides = (0, *lse.stride()) if lse is not None else (0, 0, 0, 0)
     else:
-        part = torch.empty((splits, rows, dims.dv), dtype=torch.float32, device=q.device)
-        part_lse = torch.empty((splits, rows), dtype=torch.float32, device=q.device)
+        shape = (splits, dims.batch, dims.hq, dims.sq)
+        part = torch.empty((*shape, dims.dv), dtype=torch.float32, device=q.device)
+        part_lse = torch.empty(shape, dtype=torch.float32, device=q.device)
+        part_strides, lse_strides = part.stride(), part_lse.stride()
     tiles = dims.batch * dims.hkv * triton.cdiv(dims.group * dims.sq, c.block_m)
     _flash_decode_kernel[(tiles * splits,)](
         q, k, v, part, part_lse if part_lse is not None else part,
-        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, splits, split_len, rows,
-        *q.stride(), *k.stride(), *v.stride(),
+        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, splits, split_len,
+        *q.stride(), *k.stride(), *v.stride(), *part_strides, *lse_strides,
         dims.scale * LOG2E,
         HEAD_D=dims.d, HEAD_DV=dims.dv,
         BLOCK_D=_head_block(dims.d), BLOCK_DV=_head_block(dims.dv),
@@ -614,7 +633,7 @@ def launch_decode(
         block_r = 64 if interpreting() else 4
         _combine_kernel[(triton.cdiv(rows, block_r),)](
             part, part_lse, out, lse if lse is not None else part_lse,
-            rows, splits,
+            rows, splits, dims.hq, dims.sq, *out.stride(),
             HEAD_DV=dims.dv, STORE_LSE=lse is not None,
             BLOCK_R=block_r, BLOCK_DV=_head_block(dims.dv), num_warps=4,
         )  # fmt: skip
@@ -639,16 +658,19 @@ def _check_splits(num_splits: object) -> int | None:
 def _attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     causal: bool, scale: float | None, alignment: str, input_precision: str,
-    return_lse: bool, path: str, num_splits: object = None,
+    return_lse: bool, out: torch.Tensor | None, path: str, num_splits: object = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
     )
+    check_flag(return_lse, "return_lse")
     splits = _check_splits(num_splits)
-    if not isinstance(return_lse, bool):
-        raise TypeError(f"return_lse must be a bool, got {type(return_lse).__name__}")
-    out, lse = _empty_result(dims, q)
-    if out.numel() == 0 or dims.sk == 0:
+    rows = (dims.batch, dims.hq, dims.sq)
+    out = prepare_out(out, (*rows, dims.dv), q)
+    lse = torch.empty(rows, dtype=torch.float32, device=q.device)
+    if out.numel() == 0 or dims.sk == 0:  # no row sees a key
+        out.zero_()
+        lse.fill_(float("-inf"))
         return (out, lse) if return_lse else out
     precision = dot_precision(q.dtype, input_precision)
     if path == "auto":
@@ -675,6 +697,7 @@ def flash_attention(
     alignment: str = "bottom_right",
     input_precision: str = "ieee",
     return_lse: bool = False,
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """softmax(scale * q k^T [+ causal mask]) v, fused, in one pass over K and V.
 
@@ -686,13 +709,14 @@ def flash_attention(
 
     With ``return_lse`` also returns the fp32 (B, Hq, Sq) natural-log
     log-sum-exp of the scaled visible logits (``-inf`` where none is visible).
+    ``out`` (any strides) receives the result if given.
 
     Few query rows (``uses_decode_path``) run ``flash_decode``; the rest run
     the prefill kernel (``flash_prefill``).
     """
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
-        input_precision=input_precision, return_lse=return_lse, path="auto",
+        input_precision=input_precision, return_lse=return_lse, out=out, path="auto",
     )  # fmt: skip
 
 
@@ -706,11 +730,12 @@ def flash_prefill(
     alignment: str = "bottom_right",
     input_precision: str = "ieee",
     return_lse: bool = False,
+    out: torch.Tensor | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """``flash_attention`` forced onto the prefill kernel, whatever the shape."""
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
-        input_precision=input_precision, return_lse=return_lse, path="prefill",
+        input_precision=input_precision, return_lse=return_lse, out=out, path="prefill",
     )  # fmt: skip
 
 
@@ -724,6 +749,7 @@ def flash_decode(
     alignment: str = "bottom_right",
     input_precision: str = "ieee",
     return_lse: bool = False,
+    out: torch.Tensor | None = None,
     num_splits: int | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """``flash_attention`` forced onto the split-K decode kernels, whatever the shape.
@@ -735,6 +761,6 @@ def flash_decode(
     """
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
-        input_precision=input_precision, return_lse=return_lse, path="decode",
+        input_precision=input_precision, return_lse=return_lse, out=out, path="decode",
         num_splits=num_splits,
     )  # fmt: skip
