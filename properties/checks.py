@@ -93,6 +93,9 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
             built.inputs["x"], out, scale=case.scale, causal=case.causal, alignment=case.alignment
         )
 
+    if results["out"].shape != shape:
+        raise AssertionError(f"{impl.name} returned shape {tuple(results['out'].shape)}, "
+                             f"expected {shape}")  # fmt: skip
     safety = []
     if impl.writes_out:
         if results["out"].data_ptr() != placed.tensor.data_ptr():

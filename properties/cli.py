@@ -43,7 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--impl", type=_csv, default=list(CAMPAIGN_IMPLS),
-        help=f"comma-separated implementations (default: {','.join(CAMPAIGN_IMPLS)})",
+        help=f"comma-separated implementations (default: {','.join(CAMPAIGN_IMPLS)}; also "
+        "sdpa_math, sdpa_flash, sdpa_cudnn, sdpa_efficient: PyTorch's SDPA backends)",
     )  # fmt: skip
     run.add_argument(
         "--dtype", type=_csv, default=None,
@@ -151,7 +152,11 @@ def cmd_run(args: argparse.Namespace) -> int:
                 "attnfuzz run: bfloat16 is wrong in Triton's interpreter; run it on a GPU"
             )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    pairs = [(i, d) for i in args.impl for d in dtypes]
+    pairs = [(i, d) for i in args.impl for d in dtypes if d in implementations.get(i).dtypes]
+    for i in args.impl:
+        skipped = [d for d in dtypes if d not in implementations.get(i).dtypes]
+        if skipped:
+            print(f"attnfuzz run: {i} does not take {', '.join(skipped)}; skipped")
     from properties.harness import Recorder
 
     tallies = {p: Tally(Recorder(*p)) for p in pairs}

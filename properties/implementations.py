@@ -30,6 +30,7 @@ class Implementation:
     run: Callable[..., dict[str, torch.Tensor]]
     writes_out: bool = True  # fills a caller-provided out tensor
     description: str = ""
+    dtypes: tuple[str, ...] = ("float32", "float16", "bfloat16")
 
 
 _REGISTRY: dict[str, Implementation] = {}
@@ -106,5 +107,7 @@ _BUILTINS = (
 
 
 def _register_builtins() -> None:
-    for impl in _BUILTINS:
+    from properties.sdpa import IMPLEMENTATIONS as SDPA
+
+    for impl in (*_BUILTINS, *SDPA):
         _REGISTRY.setdefault(impl.name, impl)

@@ -1,0 +1,70 @@
+"""PyTorch's ``scaled_dot_product_attention`` as implementations under test.
+
+One implementation per SDPA backend (math, flash, cuDNN, memory-efficient),
+each pinned with ``torch.nn.attention.sdpa_kernel`` so a case runs on that
+backend or fails loudly.  The documented semantics are mapped onto ours:
+
+- causal ``top_left`` is SDPA's ``is_causal=True``; ``bottom_right`` (the
+  KV-cache convention) is ``torch.nn.attention.bias.causal_lower_right``;
+- GQA is ``enable_gqa=True`` (KV heads are not repeated by us);
+- ``scale`` is passed through (SDPA's default is also D**-0.5).
+
+SDPA documents no result for a query row that sees no key; the harness
+expects zeros there, so such rows are reported as findings, not hidden.
+SDPA cannot write into a given output tensor (``writes_out=False``).
+"""
+
+from __future__ import annotations
+
+import torch
+
+from properties.implementations import Implementation
+
+BACKENDS = {
+    "sdpa_math": "MATH",
+    "sdpa_flash": "FLASH_ATTENTION",
+    "sdpa_cudnn": "CUDNN_ATTENTION",
+    "sdpa_efficient": "EFFICIENT_ATTENTION",
+}
+# dtypes each backend accepts (flash and cuDNN are 16-bit only).
+DTYPES = {
+    "sdpa_math": ("float32", "float16", "bfloat16"),
+    "sdpa_flash": ("float16", "bfloat16"),
+    "sdpa_cudnn": ("float16", "bfloat16"),
+    "sdpa_efficient": ("float32", "float16", "bfloat16"),
+}
+
+
+def _runner(name: str):
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision):
+        import torch.nn.functional as F
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        from torch.nn.attention.bias import causal_lower_right, causal_upper_left
+
+        sq, sk = q.shape[2], k.shape[2]
+        kwargs: dict[str, object] = {"scale": scale}
+        if causal:
+            bias = causal_lower_right if alignment == "bottom_right" else causal_upper_left
+            kwargs["attn_mask"] = bias(sq, sk)
+        group = q.shape[1] // k.shape[1] if k.shape[1] else 1
+        if group > 1:
+            kwargs["enable_gqa"] = True
+        old_tf32 = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = input_precision == "tf32"
+        try:
+            with sdpa_kernel(getattr(SDPBackend, BACKENDS[name])):
+                result = F.scaled_dot_product_attention(q, k, v, **kwargs)
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = old_tf32
+        return {"out": result}
+
+    return run
+
+
+IMPLEMENTATIONS = tuple(
+    Implementation(
+        name, "attention", _runner(name), writes_out=False,
+        description=f"torch SDPA, {BACKENDS[name].lower()} backend", dtypes=DTYPES[name],
+    )  # fmt: skip
+    for name in BACKENDS
+)
