@@ -188,7 +188,10 @@ def run_mutant(mutant: Mutant, *, examples: int, seed: int, backend: str = "auto
     if mutant.equivalent:
         return Result(mutant.name, mutant.mimics, False, equivalent=mutant.equivalent)
     with tempfile.TemporaryDirectory(prefix="attnfuzz-mutant-") as tmp:
-        apply(mutant, Path(tmp))
+        try:
+            apply(mutant, Path(tmp))
+        except ValueError as exc:  # the kernel source moved on: the edit no longer applies
+            return Result(mutant.name, mutant.mimics, False, error=True, detail=str(exc))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([tmp, str(ROOT), env.get("PYTHONPATH", "")])
         env["ATTNFUZZ_DUMP_DIR"] = str(Path(tmp) / "dumps")

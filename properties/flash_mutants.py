@@ -1,0 +1,79 @@
+"""Mutants of the fused kernels (``kernels/flash_attention.py``); see ``mutants``."""
+
+from __future__ import annotations
+
+from properties.mutants import DECODE, FLASH, Mutant
+
+F = "flash_attention.py"
+FLASH_DECODE = (*FLASH[:2], *DECODE[:2], FLASH[2])
+
+
+def _m(name, edits, mimics, targets=FLASH, equivalent=None) -> Mutant:
+    if isinstance(edits[0], str):
+        edits = (edits,)
+    return Mutant(name, F, tuple(edits), mimics, targets, equivalent)
+
+
+FLASH_MUTANTS = (
+    _m("flash.acc_not_rescaled",
+       ("acc = acc * alpha[:, None]\n    v = _load_2d", "acc = acc * 1.0\n    v = _load_2d"),
+       "accumulator not rescaled when the running max changes", FLASH_DECODE),
+    _m("flash.sum_init_one",
+       ("    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)\n\n    # Keys [0, full_end)",
+        "    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)\n    l_i = l_i + 1.0\n\n"
+        "    # Keys [0, full_end)"),
+       "running sum initialised to 1 instead of 0"),
+    _m("flash.exp_not_exp2",
+       ("p = tl.math.exp2(qk * qk_scale - m_new[:, None])",
+        "p = tl.exp(qk * qk_scale - m_new[:, None])"),
+       "exp instead of exp2 with the log2(e)-folded scale"),
+    _m("flash.last_causal_block_skipped",
+       ("kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1, 0), Sk)",
+        "kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1 - BLOCK_N, 0), Sk)"),
+       "the last (diagonal) causal block skipped"),
+    _m("flash.extra_block_masked",
+       ("full_end = (full_end // BLOCK_N) * BLOCK_N",
+        "full_end = tl.maximum(full_end // BLOCK_N - 1, 0) * BLOCK_N"),
+       "one more key block than needed goes through the masked path",
+       equivalent="the mask of a fully visible block is all true: the block's softmax terms "
+       "are the same up to rounding (FMA contraction), which every bound admits"),
+    _m("flash.nan_for_rows_without_keys",
+       ("out = acc * tl.where(seen, 1.0 / safe_l, 0.0)[:, None]", "out = acc / l_i[:, None]"),
+       "NaN (0/0) for query rows that see no key", FLASH_DECODE),
+    _m("flash.lse_in_log2_units",
+       ("lse = tl.where(seen, (m_i + tl.math.log2(safe_l)) * _LN2, float(\"-inf\"))",
+        "lse = tl.where(seen, m_i + tl.math.log2(safe_l), float(\"-inf\"))"),
+       "LSE off by the scale (log2 instead of natural log)", FLASH_DECODE),
+    _m("decode.partials_combined_without_max",
+       (("alpha = tl.math.exp2(m_i - shift)\n        w = tl.math.exp2(lse_s - shift)",
+         "alpha = tl.math.exp2(m_i * 0.0)\n        w = tl.math.exp2(lse_s)"),),
+       "split-K partials combined without subtracting their max (overflows)", DECODE),
+    _m("flash.causal_lt",
+       ("visible = visible & (kv_idx[None, :] <= q_idx[:, None] + diagonal)",
+        "visible = visible & (kv_idx[None, :] < q_idx[:, None] + diagonal)"),
+       "'<' for '<=' in the causal mask", FLASH_DECODE),
+    _m("flash.bh_flat_one_stride",
+       ("q_ptr + batch * s_qb + head * s_qh", "q_ptr + (batch * H + head) * s_qh"),
+       "batch x head flattened into one index times the head stride"),
+    _m("flash.gqa_h_mod_groups",
+       ("kv_head = (head // GROUP).to(tl.int64)", "kv_head = (head % GROUP).to(tl.int64)"),
+       "GQA head mapping h % groups instead of h // (Hq/Hkv)"),
+    _m("decode.split_end_ignored",
+       ("kv_end = tl.minimum(kv_lo + SPLIT_LEN, Sk)", "kv_end = Sk"),
+       "split-K range end ignored: keys of the next split counted twice", DECODE),
+    _m("decode.gqa_packing",
+       ("head = kv_head * GROUP + (r // Sq).to(tl.int64)",
+        "head = kv_head * GROUP + (r % GROUP).to(tl.int64)"),
+       "packed GQA rows mapped to the wrong query head", DECODE),
+    _m("decode.k_stride_for_v",
+       ("v_tile + start * s_vn, q_idx", "v_tile + start * s_kn, q_idx"),
+       "a stride of one tensor used for another (K's for V)", DECODE),
+    _m("flash.negative_scale_max",
+       ("m_new = tl.maximum(m_i, tl.min(qk, 1) * qk_scale)",
+        "m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)"),
+       "running max wrong for a negative scale (max(c x) = c min(x) when c < 0)"),
+    _m("flash.diagonal_ignored_for_full_blocks",
+       ("full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)",
+        "full_end = tl.minimum(tl.maximum(first + 1, 0), Sk)"),
+       "bottom-right offset missing when splitting full and masked blocks"),
+)  # fmt: skip
