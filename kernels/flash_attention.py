@@ -25,6 +25,18 @@ guard.
 P is rounded to V's dtype before ``P @ V``, as FlashAttention does, so 16-bit
 inputs use the tensor cores for both products.
 
+Overflow.  The accumulator holds ``sum_j p_j v_j`` with every ``p_j <= 1``
+until the final division by ``l``, so it can reach ``n * max|v|`` over ``n``
+keys and overflow fp32 for bf16 or fp32 values within a factor ``n`` of their
+maximum, although the normalised output is finite.  For bf16 and fp32 V every
+weight is therefore scaled by ``2**-ceil(log2 n)`` (``n``: the keys one
+program sums over), which costs nothing (it joins the max in the exponent's
+subtraction) and keeps ``sum p <= 1`` and ``|acc| <= max|v|``; the factor
+cancels in ``acc / l`` and is added back to the LSE.  fp16 values cannot
+overflow this way, and their weights, rounded to fp16's 5-bit exponent, would
+lose precision to the shift, so they get none.  The decode merge does the same
+over its splits.
+
 Decode (small Sq, long Sk).  Few query rows give few programs, far fewer
 than SMs, while the work is streaming K and V from memory.  ``flash_decode``
 splits the keys into ``num_splits`` contiguous ranges, one program per
@@ -46,6 +58,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 from typing import NamedTuple
 
@@ -89,8 +102,8 @@ def _load_2d(ptrs, rows, n_rows, cols, n_cols, CHECK_ROWS: tl.constexpr, CHECK_C
 @triton.jit
 def _attend_block(
     acc, l_i, m_i, q,
-    k_ptrs, v_ptrs, q_idx, kv_idx, kv_end, diagonal, qk_scale,
-    HEAD_D: tl.constexpr, HEAD_DV: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    k_ptrs, v_ptrs, q_idx, kv_idx, kv_end, diagonal, qk_scale, p_shift, head_d, head_dv,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr,
     PRECISION: tl.constexpr,
 ):  # fmt: skip
@@ -98,10 +111,11 @@ def _attend_block(
 
     ``kv_idx`` are the block's key indices; with MASKED, keys at or past
     ``kv_end`` and (CAUSAL) keys past ``q_idx + diagonal`` get weight 0.
+    Weights are ``exp2(logit - m - p_shift)`` (see "Overflow" above).
     """
     offs_d = tl.arange(0, BLOCK_D)
     offs_dv = tl.arange(0, BLOCK_DV)
-    k = _load_2d(k_ptrs, kv_idx, kv_end, offs_d, HEAD_D, MASKED, BLOCK_D != HEAD_D)
+    k = _load_2d(k_ptrs, kv_idx, kv_end, offs_d, head_d, MASKED, PAD_D)
     qk = tl.dot(q, tl.trans(k), input_precision=PRECISION)
     if MASKED:
         logits = qk * qk_scale
@@ -111,7 +125,7 @@ def _attend_block(
         logits = tl.where(visible, logits, float("-inf"))
         m_new = tl.maximum(m_i, tl.max(logits, 1))
         shift = tl.where(m_new == float("-inf"), 0.0, m_new)
-        p = tl.math.exp2(logits - shift[:, None])
+        p = tl.math.exp2(logits - (shift + p_shift)[:, None])
         alpha = tl.math.exp2(m_i - shift)
     else:
         # Every key is visible to every row here, so the new max is finite and
@@ -121,36 +135,44 @@ def _attend_block(
             m_new = tl.maximum(m_i, tl.min(qk, 1) * qk_scale)
         else:
             m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-        p = tl.math.exp2(qk * qk_scale - m_new[:, None])
+        p = tl.math.exp2(qk * qk_scale - (m_new + p_shift)[:, None])
         alpha = tl.math.exp2(m_i - m_new)
     l_i = l_i * alpha + tl.sum(p, 1)
     acc = acc * alpha[:, None]
-    v = _load_2d(v_ptrs, kv_idx, kv_end, offs_dv, HEAD_DV, MASKED, BLOCK_DV != HEAD_DV)
+    v = _load_2d(v_ptrs, kv_idx, kv_end, offs_dv, head_dv, MASKED, PAD_DV)
     acc = tl.dot(p.to(v.dtype), v, acc, input_precision=PRECISION)
     return acc, l_i, m_new
 
 
 @triton.jit
-def _finish(acc, l_i, m_i):
+def _finish(acc, l_i, m_i, p_shift):
     """(acc / l, natural-log LSE); rows that saw no key give (0, -inf)."""
     seen = l_i > 0.0
     safe_l = tl.where(seen, l_i, 1.0)
     out = acc * tl.where(seen, 1.0 / safe_l, 0.0)[:, None]
-    lse = tl.where(seen, (m_i + tl.math.log2(safe_l)) * _LN2, float("-inf"))
+    lse = tl.where(seen, (m_i + tl.math.log2(safe_l) + p_shift) * _LN2, float("-inf"))
     return out, lse
 
 
-@triton.jit
+# Sizes vary from case to case and are not specialised on (== 1, % 16), or
+# fuzzing would compile a binary per case; the head dims are runtime values for
+# the same reason, only their padding is compile-time.  Strides stay
+# specialised: their divisibility by 16 is what proves rows 16-byte aligned,
+# which vectorised (cp.async) K/V loads need.
+_SIZES = ["Sq", "Sk", "H", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV"]
+
+
+@triton.jit(do_not_specialize=[*_SIZES, "TUNE_SQ", "TUNE_SK"])
 def _flash_fwd_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr,
-    Sq, Sk, H, GROUP, DIAGONAL,
+    Sq, Sk, H, GROUP, DIAGONAL, HEAD_D, HEAD_DV,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
     s_ob, s_oh, s_om, s_od,
-    qk_scale,
+    qk_scale, p_shift,
     TUNE_SQ, TUNE_SK,  # autotuning key only (length buckets)
-    HEAD_D: tl.constexpr, HEAD_DV: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr, STORE_LSE: tl.constexpr,
     PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
 ):  # fmt: skip
@@ -176,7 +198,7 @@ def _flash_fwd_kernel(
         q_ptr + batch * s_qb + head * s_qh
         + rows[:, None].to(tl.int64) * s_qm + offs_d[None, :].to(tl.int64) * s_qd
     )  # fmt: skip
-    q = _load_2d(q_ptrs, rows, Sq, offs_d, HEAD_D, True, BLOCK_D != HEAD_D)
+    q = _load_2d(q_ptrs, rows, Sq, offs_d, HEAD_D, True, PAD_D)
     k_tile = (
         k_ptr + batch * s_kb + kv_head * s_kh
         + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
@@ -208,19 +230,19 @@ def _flash_fwd_kernel(
         acc, l_i, m_i = _attend_block(
             acc, l_i, m_i, q,
             k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
-            DIAGONAL, qk_scale,
-            HEAD_D, HEAD_DV, BLOCK_D, BLOCK_DV, False, CAUSAL, NEG_SCALE, PRECISION,
+            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, NEG_SCALE, PRECISION,
         )  # fmt: skip
     for start_n in tl.range(full_end, kv_hi, BLOCK_N):
         start = tl.cast(start_n, tl.int64)
         acc, l_i, m_i = _attend_block(
             acc, l_i, m_i, q,
             k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
-            DIAGONAL, qk_scale,
-            HEAD_D, HEAD_DV, BLOCK_D, BLOCK_DV, True, CAUSAL, NEG_SCALE, PRECISION,
+            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, NEG_SCALE, PRECISION,
         )  # fmt: skip
 
-    out, lse = _finish(acc, l_i, m_i)
+    out, lse = _finish(acc, l_i, m_i, p_shift)
     o_ptrs = (
         o_ptr + batch * s_ob + head * s_oh
         + rows[:, None].to(tl.int64) * s_om + offs_dv[None, :].to(tl.int64) * s_od
@@ -234,17 +256,18 @@ def _flash_fwd_kernel(
         tl.store(lse_ptr + pid_bh.to(tl.int64) * Sq + rows, lse, mask=rows < Sq)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV",
+                               "NUM_SPLITS", "SPLIT_LEN"])  # fmt: skip
 def _flash_decode_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr,
-    Sq, Sk, HKV, GROUP, DIAGONAL, NUM_SPLITS, SPLIT_LEN,
+    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, NUM_SPLITS, SPLIT_LEN,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
     s_os, s_ob, s_oh, s_om, s_od,
     s_ls, s_lb, s_lh, s_lm,
-    qk_scale,
-    HEAD_D: tl.constexpr, HEAD_DV: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    qk_scale, p_shift,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, STORE_LSE: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
 ):  # fmt: skip
@@ -276,7 +299,7 @@ def _flash_decode_kernel(
         q_ptr + batch * s_qb + head[:, None] * s_qh
         + q_idx[:, None].to(tl.int64) * s_qm + offs_d[None, :].to(tl.int64) * s_qd
     )  # fmt: skip
-    q = _load_2d(q_ptrs, r, rows_per_kv, offs_d, HEAD_D, True, BLOCK_D != HEAD_D)
+    q = _load_2d(q_ptrs, r, rows_per_kv, offs_d, HEAD_D, True, PAD_D)
     k_tile = (
         k_ptr + batch * s_kb + kv_head * s_kh
         + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
@@ -302,11 +325,11 @@ def _flash_decode_kernel(
         acc, l_i, m_i = _attend_block(
             acc, l_i, m_i, q,
             k_tile + start * s_kn, v_tile + start * s_vn, q_idx, start_n + offs_n, kv_end,
-            DIAGONAL, qk_scale,
-            HEAD_D, HEAD_DV, BLOCK_D, BLOCK_DV, True, CAUSAL, False, PRECISION,
+            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, False, PRECISION,
         )  # fmt: skip
 
-    out, lse = _finish(acc, l_i, m_i)
+    out, lse = _finish(acc, l_i, m_i, p_shift)
     split64 = split.to(tl.int64)
     q_idx64 = q_idx.to(tl.int64)
     row_ok = r < rows_per_kv
@@ -323,12 +346,12 @@ def _flash_decode_kernel(
         tl.store(l_ptrs, lse, mask=row_ok)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["R_TOTAL", "NUM_SPLITS", "H", "Sq", "HEAD_DV"])
 def _combine_kernel(
     part_ptr, part_lse_ptr, o_ptr, lse_ptr,
-    R_TOTAL, NUM_SPLITS, H, Sq,
-    s_ob, s_oh, s_om, s_od,
-    HEAD_DV: tl.constexpr, STORE_LSE: tl.constexpr,
+    R_TOTAL, NUM_SPLITS, H, Sq, HEAD_DV,
+    s_ob, s_oh, s_om, s_od, w_shift,
+    STORE_LSE: tl.constexpr,
     BLOCK_R: tl.constexpr, BLOCK_DV: tl.constexpr,
 ):  # fmt: skip
     """Merge per-split (output, LSE) partials, online over the splits.
@@ -337,7 +360,9 @@ def _combine_kernel(
     Dv) and (splits, rows), the LSE contiguous (rows,), the output strided.
     Split s carries weight ``exp(lse_s)``; relative to the running max it is
     ``exp2(lse2_s - m)`` with ``lse2 = lse * log2(e)``.  Empty splits have
-    ``lse = -inf`` (weight 0) and all-empty rows end as (0, -inf).
+    ``lse = -inf`` (weight 0) and all-empty rows end as (0, -inf).  Weights
+    are scaled by ``2**-w_shift`` so that they sum to at most 1 (see
+    "Overflow" above).
     """
     rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
     row_ok = rows < R_TOTAL
@@ -356,12 +381,12 @@ def _combine_kernel(
         m_new = tl.maximum(m_i, lse_s)
         shift = tl.where(m_new == float("-inf"), 0.0, m_new)
         alpha = tl.math.exp2(m_i - shift)
-        w = tl.math.exp2(lse_s - shift)
+        w = tl.math.exp2(lse_s - (shift + w_shift))
         # A zero-weight split's partial is 0, so 0 * part never makes NaN.
         acc = acc * alpha[:, None] + w[:, None] * part
         l_i = l_i * alpha + w
         m_i = m_new
-    out, lse = _finish(acc, l_i, m_i)
+    out, lse = _finish(acc, l_i, m_i, w_shift)
     batch = rows64 // (H * Sq)
     head = (rows64 // Sq) % H
     q_idx = rows64 % Sq
@@ -393,6 +418,13 @@ def _head_block(dim: int) -> int:
     return max(16, triton.next_power_of_2(dim))
 
 
+def _head_meta(dims: AttentionDims) -> dict[str, int | bool]:
+    """Compile-time head-dim parameters: padded block widths and whether to mask."""
+    block_d, block_dv = _head_block(dims.d), _head_block(dims.dv)
+    return dict(BLOCK_D=block_d, BLOCK_DV=block_dv,
+                PAD_D=block_d != dims.d, PAD_DV=block_dv != dims.dv)  # fmt: skip
+
+
 def _tile_kind(dtype: torch.dtype, precision: str, d: int, dv: int) -> tuple[str, int]:
     """(operand kind, widest padded head dim: 64, 128 or 256), the config table key."""
     kind = "16bit" if dtype != torch.float32 else precision
@@ -418,14 +450,14 @@ _CONFIGS: dict[tuple[str, int], list[Config]] = {
         Config(128, 64, 8, 4), Config(64, 64, 4, 3),
     ],
     ("16bit", 256): [
-        Config(64, 64, 8, 2), Config(128, 64, 8, 2), Config(64, 32, 4, 3), Config(128, 32, 8, 2),
+        Config(64, 64, 8, 2), Config(128, 64, 8, 2), Config(64, 32, 8, 3), Config(128, 32, 8, 2),
     ],
     ("tf32", 64): [Config(64, 64, 8, 2), Config(64, 32, 8, 2), Config(128, 32, 8, 2)],
     ("tf32", 128): [Config(64, 32, 8, 2), Config(64, 64, 8, 2), Config(128, 32, 8, 2)],
-    ("tf32", 256): [Config(32, 32, 8, 2), Config(64, 32, 8, 2), Config(16, 32, 4, 2)],
-    ("ieee", 64): [Config(64, 32, 8, 2), Config(32, 32, 8, 2), Config(32, 32, 4, 2)],
-    ("ieee", 128): [Config(32, 32, 8, 2), Config(16, 32, 4, 2), Config(32, 16, 4, 2)],
-    ("ieee", 256): [Config(32, 32, 8, 2), Config(16, 32, 4, 2), Config(32, 16, 4, 2)],
+    ("tf32", 256): [Config(32, 32, 8, 2), Config(64, 32, 8, 2), Config(16, 32, 8, 2)],
+    ("ieee", 64): [Config(32, 32, 8, 2), Config(64, 32, 8, 3), Config(32, 32, 4, 2)],
+    ("ieee", 128): [Config(32, 32, 8, 2), Config(32, 16, 8, 2), Config(32, 16, 4, 2)],
+    ("ieee", 256): [Config(32, 16, 8, 2), Config(16, 32, 8, 2), Config(16, 16, 8, 2)],
 }  # fmt: skip
 # Shorter sequences run the default: tuning costs about a second per new key,
 # which a fuzzer trying many small shapes must not pay.
@@ -445,8 +477,8 @@ def prefill_config(dtype: torch.dtype, precision: str, d: int, dv: int) -> Confi
 
 def _prune(configs: list[triton.Config], named_args: dict, **kwargs: object) -> list[triton.Config]:
     """Keep the candidates of this launch's table entry."""
-    key = _tile_kind(named_args["q_ptr"].dtype, kwargs["PRECISION"], kwargs["HEAD_D"],
-                     kwargs["HEAD_DV"])  # fmt: skip
+    args = {**named_args, **kwargs}
+    key = _tile_kind(args["q_ptr"].dtype, args["PRECISION"], args["HEAD_D"], args["HEAD_DV"])
     wanted = set(_CONFIGS[key])
     return [c for c in configs if _config_of(c) in wanted]
 
@@ -486,10 +518,10 @@ def _num_sms(device_index: int) -> int:
 
 
 # Decode configs (BLOCK_N, num_warps, num_stages) by (operand kind, padded
-# width, BLOCK_M), from compiling candidates for sm_90: the first without
-# register spills, preferring at most ~110 KB of shared memory so that two
-# programs share an SM and keep enough K/V loads in flight.  (fp32 'ieee' at
-# width 256 with 17-32 packed rows spills a few bytes whatever the tile.)
+# width, BLOCK_M), from compiling candidates for sm_90: the 16-bit ones
+# without register spills and at most ~110 KB of shared memory where possible,
+# so that two programs share an SM and keep enough K/V loads in flight.  The
+# fp32 ones are not tuned; some spill a few hundred bytes.
 _DECODE_CONFIGS: dict[tuple[str, int, int], tuple[int, int, int]] = {
     ("16bit", 64, 16): (64, 4, 3), ("16bit", 64, 32): (64, 4, 3), ("16bit", 64, 64): (64, 4, 3),
     ("16bit", 128, 16): (64, 4, 3), ("16bit", 128, 32): (64, 4, 3), ("16bit", 128, 64): (64, 8, 2),
@@ -552,6 +584,17 @@ def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int
 # --------------------------------------------------------------------------
 
 
+def weight_shift(v_dtype: torch.dtype, terms: int) -> float:
+    """log2 of the factor that keeps ``terms`` softmax weights summing to <= 1.
+
+    Zero for fp16 values, which cannot overflow an fp32 sum of ``terms`` < 2**31
+    of them and whose weights, rounded to fp16, would lose bits to the shift.
+    """
+    if v_dtype == torch.float16 or terms <= 1:
+        return 0.0
+    return float(math.ceil(math.log2(terms)))
+
+
 def launch_prefill(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
@@ -565,13 +608,12 @@ def launch_prefill(
     qk_scale = dims.scale * LOG2E
     args = (
         q, k, v, out, lse if lse is not None else out,
-        dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal,
+        dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, dims.d, dims.dv,
         *q.stride(), *k.stride(), *v.stride(), *out.stride(),
-        qk_scale, _length_bucket(dims.sq), _length_bucket(dims.sk),
+        qk_scale, weight_shift(v.dtype, dims.sk), _length_bucket(dims.sq), _length_bucket(dims.sk),
     )  # fmt: skip
     meta = dict(
-        HEAD_D=dims.d, HEAD_DV=dims.dv,
-        BLOCK_D=_head_block(dims.d), BLOCK_DV=_head_block(dims.dv),
+        **_head_meta(dims),
         CAUSAL=causal, NEG_SCALE=qk_scale < 0, STORE_LSE=lse is not None, PRECISION=precision,
     )  # fmt: skip
     bh = dims.batch * dims.hq
@@ -621,20 +663,19 @@ def launch_decode(
     tiles = dims.batch * dims.hkv * triton.cdiv(dims.group * dims.sq, c.block_m)
     _flash_decode_kernel[(tiles * splits,)](
         q, k, v, part, part_lse if part_lse is not None else part,
-        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, splits, split_len,
+        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv, splits, split_len,
         *q.stride(), *k.stride(), *v.stride(), *part_strides, *lse_strides,
-        dims.scale * LOG2E,
-        HEAD_D=dims.d, HEAD_DV=dims.dv,
-        BLOCK_D=_head_block(dims.d), BLOCK_DV=_head_block(dims.dv),
-        CAUSAL=causal, STORE_LSE=part_lse is not None, PRECISION=precision,
+        dims.scale * LOG2E, weight_shift(v.dtype, split_len),
+        **_head_meta(dims), CAUSAL=causal, STORE_LSE=part_lse is not None, PRECISION=precision,
         BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps, num_stages=c.num_stages,
     )  # fmt: skip
     if splits > 1:
         block_r = 64 if interpreting() else 4
         _combine_kernel[(triton.cdiv(rows, block_r),)](
             part, part_lse, out, lse if lse is not None else part_lse,
-            rows, splits, dims.hq, dims.sq, *out.stride(),
-            HEAD_DV=dims.dv, STORE_LSE=lse is not None,
+            rows, splits, dims.hq, dims.sq, dims.dv, *out.stride(),
+            weight_shift(torch.float32, splits),
+            STORE_LSE=lse is not None,
             BLOCK_R=block_r, BLOCK_DV=_head_block(dims.dv), num_warps=4,
         )  # fmt: skip
     return splits
