@@ -196,14 +196,20 @@ def attention_bounds(
     arg_err = logit_argument_error(logits, row_max)
     arg_err = arg_err + abs(scale) * dot_error(qa, ka.transpose(-1, -2), dtype, input_precision)
     rel = softmax_relative(probs, arg_err, visible, sk)
-    p_err = torch.clamp(probs * rel, max=1.0) + TINY32 * visible
+    # Underflow floors: an implementation may pre-scale the weights by up to
+    # 2**-ceil(log2 Sk) (a factor between 1/(2 Sk) and 1/Sk) so its unnormalised sum cannot
+    # overflow; weights flushed or rounded below the normal range then lose
+    # up to 2 Sk times the usual floor once normalised.
+    spread_floor = 2 * max(sk, 1)
+    p_err = torch.clamp(probs * rel, max=1.0) + spread_floor * TINY32 * visible
 
     u_v = unit_roundoff(dtype) if dtype != torch.float32 else 0.0
     pv_coeff = u_v + dot_coeff(sk, dtype, input_precision)
     p_hat_v = (probs + p_err) @ va
     out = parts["out"]
     u_out = unit_roundoff(dtype) if dtype != torch.float32 else U32
-    inner = p_err @ va + pv_coeff * p_hat_v + rounding_floor(dtype) * va.sum(-2, keepdim=True)
+    inner = p_err @ va + pv_coeff * p_hat_v
+    inner = inner + spread_floor * rounding_floor(dtype) * va.sum(-2, keepdim=True)
     inner = inner + sk * TINY32
     out_bound = (1 + u_out) * inner + u_out * out.abs() + rounding_floor(dtype)
 
