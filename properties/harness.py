@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,7 +100,22 @@ def check(
 
     for label in labels(case):
         event(label)
-    verdicts = run_property(prop, impl_name, case, other=other)
+    if os.environ.get("ATTNFUZZ_TRACE"):
+        print(f"attnfuzz trace: {prop} {impl_name} {case!r}", file=sys.stderr, flush=True)
+    try:
+        verdicts = run_property(prop, impl_name, case, other=other)
+    except RuntimeError as exc:
+        if "illegal memory access" not in str(exc) and "misaligned address" not in str(exc):
+            raise
+        # The CUDA context is lost: this process cannot run another kernel, so
+        # dump the case now; Hypothesis will not be able to shrink it.
+        path = write_dump(prop, impl_name, case, [], other=other)
+        raise AssertionError(
+            f"{prop}: {impl_name} made an illegal memory access on: {case.describe()}\n"
+            f"  every later GPU test in this process will fail too\n"
+            f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
+            f"python3 -m properties.cli replay {path}"
+        ) from exc
     worst = checks.worst(verdicts)
     if recorder is not None:
         recorder.update(worst)

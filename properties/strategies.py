@@ -100,7 +100,7 @@ def attention_cases(
     d = draw(head_dims(max_dim))
     dv = draw(st.one_of(st.just(d), head_dims(max_dim)))
     causal, alignment = draw(masks())
-    scale = draw(st.one_of(st.none(), st.sampled_from([0.5, 1.0, 0.125, 2.0])))
+    scale = draw(st.one_of(st.none(), st.sampled_from([0.5, 1.0, 0.125, 2.0, -0.5])))
     lay = layouts(4, layout_names)
     return AttentionCase(
         batch=batch, hq=hkv * group, hkv=hkv, sq=sq, sk=sk, d=d, dv=dv,

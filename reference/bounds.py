@@ -46,15 +46,18 @@ Attention output (``attention_bound``).  ``o = sum_k p_k v_k`` computed from
 the kernel's p^ rounded to V's dtype, accumulated in fp32, rounded to the
 output dtype:
 
-    |o^ - o| <= sum_k |p^_k - p_k| |v_k|                    softmax error
-              + (u_v + c(Sk) + R) sum_k p^_k |v_k|          P rounding, P V dot,
-                                                            R = online rescales
-              + floor_v sum_k |v_k|                         tiny p rounded to V
-              + u_out |o| + floor_out                       output rounding
+    |o^ - o| <= sum_k |p^_k - p_k| |v_k|          softmax error (incl. R below)
+              + sum_k r_k |v_k|                   P rounded to V's dtype
+              + c(Sk) sum_k p^_k |v_k|            the P V dot
+              + u_out |o| + floor_out             output rounding
 
+with r_k = u_v p^_k while p^_k / S is a normal number of V's dtype and
+S floor_v below that, S = 2**ceil(log2 Sk) being the largest pre-scaling of
+the weights an implementation may apply to keep its running sum finite (bf16
+and fp32 only; S = 1 for fp16, whose range a pre-scale would exhaust).
 R covers flash/split-K algorithms that rescale the accumulator once per key
 block: at most ceil(Sk / 16) rescales (no block is narrower than 16), each an
-exp and a multiply, 6 u32 apiece.
+exp and a multiply, 6 u32 apiece, counted in the row sum's gamma.
 """
 
 from __future__ import annotations
@@ -120,11 +123,18 @@ def softmax_relative(
     entries are exactly zero in a correct kernel and get bound 0.
     """
     d = torch.where(visible, arg_err, torch.zeros_like(arg_err))
-    spread = (probs * torch.expm1(d)).sum(dim=-1, keepdim=True)
+    # 0 * inf must be 0 here: a key of probability 0 adds nothing, however
+    # uncertain its logit (huge logits make expm1(d) overflow).
+    spread = _times(probs, torch.expm1(d)).sum(dim=-1, keepdim=True)
     ratio = torch.exp(d) * (1 + spread) - 1
     rescales = math.ceil(n_terms / MIN_BLOCK)
     normalise = gamma(2 * n_terms + (EXP_ULPS + 2) * rescales + 2, U32)
     return torch.where(visible, (1 + ratio) * (1 + normalise) - 1, torch.zeros_like(ratio))
+
+
+def _times(p: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+    """p * x with 0 * inf = 0 (p >= 0)."""
+    return torch.where(p > 0, p * x, torch.zeros_like(x))
 
 
 def _visible_max(logits: torch.Tensor, visible: torch.Tensor) -> torch.Tensor:
@@ -166,7 +176,7 @@ def softmax_bound(
     row_max = _visible_max(logits, visible)
     rel = softmax_relative(probs, logit_argument_error(logits, row_max), visible, x.shape[-1])
     u_out = unit_roundoff(out_dtype)
-    bound = torch.clamp(probs * rel, max=1.0)  # both p and p^ lie in [0, 1]
+    bound = torch.clamp(_times(probs, rel), max=1.0)  # both p and p^ lie in [0, 1]
     floors = TINY32 + rounding_floor(out_dtype)  # exp flushed to 0, tiny p rounded
     return torch.where(visible, (1 + u_out) * bound + u_out * probs + floors, 0 * bound)
 
@@ -196,27 +206,31 @@ def attention_bounds(
     arg_err = logit_argument_error(logits, row_max)
     arg_err = arg_err + abs(scale) * dot_error(qa, ka.transpose(-1, -2), dtype, input_precision)
     rel = softmax_relative(probs, arg_err, visible, sk)
-    # Underflow floors: an implementation may pre-scale the weights by up to
-    # 2**-ceil(log2 Sk) (a factor between 1/(2 Sk) and 1/Sk) so its unnormalised sum cannot
-    # overflow; weights flushed or rounded below the normal range then lose
-    # up to 2 Sk times the usual floor once normalised.
-    spread_floor = 2 * max(sk, 1)
-    p_err = torch.clamp(probs * rel, max=1.0) + spread_floor * TINY32 * visible
+    # With bf16/fp32 values (fp32's exponent range) an implementation may
+    # pre-scale the weights by 1/S, S = 2**ceil(log2 Sk), so its unnormalised
+    # sum cannot overflow; weights that then fall below the normal range lose
+    # S times the usual floor once normalised.  fp16 values cannot overflow an
+    # fp32 sum, and pre-scaled fp16 weights would lose real precision: S = 1.
+    pre = 2.0 ** math.ceil(math.log2(max(sk, 1))) if dtype != torch.float16 else 1.0
+    p_err = torch.clamp(_times(probs, rel), max=1.0) + pre * TINY32 * visible
 
+    # Rounding P to V's dtype: relative u_v while P / S is a normal number,
+    # else an absolute floor (times S, as above).
     u_v = unit_roundoff(dtype) if dtype != torch.float32 else 0.0
-    pv_coeff = u_v + dot_coeff(sk, dtype, input_precision)
-    p_hat_v = (probs + p_err) @ va
+    p_hat = probs + p_err
+    normal = p_hat >= pre * torch.finfo(dtype).tiny
+    round_p = torch.where(normal, u_v * p_hat, pre * rounding_floor(dtype) * visible)
+    pv_coeff = dot_coeff(sk, dtype, input_precision)
+    p_hat_v = p_hat @ va
     out = parts["out"]
     u_out = unit_roundoff(dtype) if dtype != torch.float32 else U32
-    inner = p_err @ va + pv_coeff * p_hat_v
-    inner = inner + spread_floor * rounding_floor(dtype) * va.sum(-2, keepdim=True)
-    inner = inner + sk * TINY32
+    inner = p_err @ va + round_p @ va + pv_coeff * p_hat_v + sk * TINY32
     out_bound = (1 + u_out) * inner + u_out * out.abs() + rounding_floor(dtype)
 
     # lse = m + log(sum exp(t - m)): |d lse| <= log1p(sum_l p_l expm1(d_l)) (see
     # softmax_relative) plus the row sum's rounding, plus rounding of lse itself.
     d = torch.where(visible, arg_err, torch.zeros_like(arg_err))
-    spread = (probs * torch.expm1(d)).sum(dim=-1)
+    spread = _times(probs, torch.expm1(d)).sum(dim=-1)
     normalise = gamma(2 * sk + (EXP_ULPS + 2) * math.ceil(sk / MIN_BLOCK) + 2, U32)
     lse = parts["lse"]
     lse_bound = torch.log1p(spread) + normalise + 2 * U32 * lse.abs().nan_to_num(posinf=0.0)

@@ -47,9 +47,12 @@ def emulate(q, k, v, causal, *, acc=torch.float32, drop_key=None, rescale=1.0):
     if acc == torch.float32:
         out = p.float() @ v.float()
     else:  # sequential accumulation in a narrow type
-        out = torch.zeros(*p.shape[:-1], v.shape[-1], dtype=acc)
+        # Each product and each partial sum rounded to ``acc``, spelled out in
+        # fp32 so no library kernel can keep a wider intermediate.
+        out = torch.zeros(*p.shape[:-1], v.shape[-1], dtype=torch.float32)
         for j in range(p.shape[-1]):
-            out = (out + (p[..., j : j + 1].to(acc) * v[..., j : j + 1, :].to(acc))).to(acc)
+            term = (p[..., j : j + 1].float() * v[..., j : j + 1, :].float()).to(acc).float()
+            out = (out + term).to(acc).float()
     return out.to(q.dtype)
 
 
