@@ -419,8 +419,18 @@ def _head_block(dim: int) -> int:
 
 
 def _head_meta(dims: AttentionDims) -> dict[str, int | bool]:
-    """Compile-time head-dim parameters: padded block widths and whether to mask."""
+    """Compile-time head-dim parameters: padded block widths and whether to mask.
+
+    On the GPU, some padded (masked) head dims compile with Triton 3.6 to a
+    kernel that reads shared memory out of bounds (compute-sanitizer: "Invalid
+    __shared__ read" in the P @ V dot), e.g. D = 40 with Dv = 24, or D = 1
+    with Dv = 32 (both found by the fuzzer).  Padded pairs therefore use one
+    common width of at least 64; unpadded head dims are not affected.
+    """
     block_d, block_dv = _head_block(dims.d), _head_block(dims.dv)
+    padded = block_d != dims.d or block_dv != dims.dv
+    if not interpreting() and padded:
+        block_d = block_dv = max(64, block_d, block_dv)
     return dict(BLOCK_D=block_d, BLOCK_DV=block_dv,
                 PAD_D=block_d != dims.d, PAD_DV=block_dv != dims.dv)  # fmt: skip
 
