@@ -284,6 +284,13 @@ def attention_metamorphic(
         normal = base.abs() >= 2 * torch.finfo(base.dtype).tiny
         verdicts.append(_bitwise("linearity in V (x2)", scaled[normal], (base * 2)[normal]))
 
+    # Negating both the scale and the keys leaves every logit bitwise the same
+    # (IEEE rounding is sign-symmetric), so the output must be too; a kernel
+    # whose running max mishandles a negative scale computes other bits.
+    mirrored = replace(case, scale=-case.effective_scale, k_layout=Layout())
+    flipped = _attn(impl, mirrored, q, (-k).contiguous(), v)["out"]
+    verdicts.append(_bitwise("scale and keys negated", flipped, base))
+
     # Convex hull: each output coordinate lies between the visible values' min and max.
     vis = parts["visible"]
     vrep = built.exact["v"].repeat_interleave(case.group, dim=1).unsqueeze(2)

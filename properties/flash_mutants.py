@@ -22,7 +22,12 @@ FLASH_MUTANTS = (
        ("    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)\n\n    # Keys [0, full_end)",
         "    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)\n    l_i = l_i + 1.0\n\n"
         "    # Keys [0, full_end)"),
-       "running sum initialised to 1 instead of 0"),
+       "running sum initialised to 1 instead of 0",
+       equivalent="the first key block rescales the running sum by exp2(-inf - m) = 0, which "
+       "erases the initial value; a row that sees no key has acc = 0, so 0 / 1 = 0 as before"),
+    _m("flash.sum_not_rescaled",
+       ("l_i = l_i * alpha + tl.sum(p, 1)", "l_i = l_i + tl.sum(p, 1)"),
+       "running sum not rescaled when the running max changes", FLASH_DECODE),
     _m("flash.exp_not_exp2",
        ("p = tl.math.exp2(qk * qk_scale - (m_new + p_shift)[:, None])",
         "p = tl.exp(qk * qk_scale - (m_new + p_shift)[:, None])"),

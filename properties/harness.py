@@ -100,8 +100,18 @@ def check(
 
     for label in labels(case):
         event(label)
-    if os.environ.get("ATTNFUZZ_TRACE"):
-        print(f"attnfuzz trace: {prop} {impl_name} {case!r}", file=sys.stderr, flush=True)
+    trace = os.environ.get("ATTNFUZZ_TRACE")
+    if trace:
+        # "1": each case to stderr before it runs (with CUDA_LAUNCH_BLOCKING=1
+        # the last line names the case that crashed); a path: appended there,
+        # one "<pytest node id>\t<property>\t<implementation>\t<case>" line each.
+        nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+        line = f"{nodeid}\t{prop}\t{impl_name}\t{case!r}"
+        if trace == "1":
+            print(f"attnfuzz trace: {line}", file=sys.stderr, flush=True)
+        else:
+            with open(trace, "a") as f:
+                f.write(line + "\n")
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
     except RuntimeError as exc:

@@ -26,9 +26,13 @@ QWEN3_HEADS = ((16, 8), (32, 8), (64, 8), (32, 4))
 
 
 def seq_lens(max_len: int = 130) -> st.SearchStrategy[int]:
-    """Sequence lengths: tiny ones, and block edges +-1, up to ``max_len``."""
+    """Sequence lengths: tiny ones, block edges +-1, and any length past one
+    64-row block (where a second query block starts), up to ``max_len``."""
     edges = sorted({e + d for e in BLOCK_EDGES for d in (-1, 0, 1) if 1 <= e + d <= max_len})
-    return st.one_of(st.integers(1, min(8, max_len)), st.sampled_from(edges))
+    options = [st.integers(1, min(8, max_len)), st.sampled_from(edges)]
+    if max_len > 65:
+        options.append(st.integers(65, max_len))
+    return st.one_of(*options)
 
 
 def head_dims(max_dim: int = 128) -> st.SearchStrategy[int]:
@@ -94,18 +98,51 @@ def attention_cases(
     batch = draw(st.integers(1, max_batch))
     hkv = draw(st.integers(1, max_kv_heads))
     group = draw(st.sampled_from(groups))
+    regime = "any" if decode or max_seq < 68 else draw(st.sampled_from(REGIMES))
+    if regime != "any":
+        return draw(_causal_regime(regime, batch, hkv, group, dtype, max_seq, max_dim,
+                                   layout_names, families))  # fmt: skip
     sq = draw(st.integers(1, 16) if decode else seq_lens(max_seq))
     # Sk < Sq as often as Sk > Sq: bottom-right causal rows then see no key.
-    sk = draw(st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, sq)))
+    # Decode splits the keys into ranges of whole 64-key blocks: long Sk often.
+    longer = st.integers(65, 5 * 64) if decode else st.integers(sq, max(sq, max_seq))
+    # Sk a whole block or more below Sq: bottom-right causal query blocks then
+    # start with keys that only some of their rows see.
+    below = st.integers(min(64, sq), max(min(64, sq), sq - 2))
+    sk = draw(st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, sq), longer, below))
     d = draw(head_dims(max_dim))
     dv = draw(st.one_of(st.just(d), head_dims(max_dim)))
     causal, alignment = draw(masks())
-    scale = draw(st.one_of(st.none(), st.sampled_from([0.5, 1.0, 0.125, 2.0, -0.5])))
+    # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
+    scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
     lay = layouts(4, layout_names)
     return AttentionCase(
         batch=batch, hq=hkv * group, hkv=hkv, sq=sq, sk=sk, d=d, dv=dv,
         dtype=dtype, input_precision=draw(precisions(dtype)),
         causal=causal, alignment=alignment, scale=scale,
+        q_layout=draw(lay), k_layout=draw(lay), v_layout=draw(lay),
+        values=draw(values(families)), out_layout=draw(layouts(4, OUT_NAMES)),
+    )  # fmt: skip
+
+
+# Causal regimes that a free draw reaches too rarely: bottom-right masks with
+# Sq and Sk more than a block apart, where a query block starts part-way into
+# the keys.  "queries_past_keys": Sq > Sk (early rows see no key at all);
+# "keys_past_queries": Sk > Sq (a chunk of queries over a longer KV cache).
+REGIMES = ("any", "queries_past_keys", "keys_past_queries")
+
+
+@st.composite
+def _causal_regime(draw, regime, batch, hkv, group, dtype, max_seq, max_dim, names, families):
+    long, short = draw(st.integers(66, max_seq)), draw(st.integers(64, max_seq - 2))
+    short = min(short, long - 2)
+    sq, sk = (long, short) if regime == "queries_past_keys" else (short, long)
+    d = draw(head_dims(max_dim))
+    lay = layouts(4, names)
+    return AttentionCase(
+        batch=batch, hq=hkv * group, hkv=hkv, sq=sq, sk=sk, d=d, dv=d,
+        dtype=dtype, input_precision=draw(precisions(dtype)),
+        causal=True, alignment="bottom_right", scale=None,
         q_layout=draw(lay), k_layout=draw(lay), v_layout=draw(lay),
         values=draw(values(families)), out_layout=draw(layouts(4, OUT_NAMES)),
     )  # fmt: skip
