@@ -297,12 +297,12 @@ def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend:
 
 
 def table(results: list[Result]) -> str:
-    rows = [f"{'mutant':<38}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
+    rows = [f"{'mutant':<40}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
     for r in results:
         status = ("equiv." if r.equivalent else "killed" if r.killed
                   else "ERROR" if r.error else "SURVIVED")  # fmt: skip
         rows.append(
-            f"{r.name:<38}{status:<10}{(r.property or '-'):<34}"
+            f"{r.name:<40}{status:<10}{(r.property or '-'):<34}"
             f"{r.examples if r.examples is not None else '-':>9}"
             f"{r.seconds if r.seconds is not None else '-':>9}"
         )
