@@ -82,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     mut.add_argument("--examples", type=int, default=60, help="examples per property (default 60)")
     mut.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
     mut.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel mutants")
+    mut.add_argument(
+        "--property", choices=("oracle", "metamorphic", "agree", "softmax_invariants",
+                               "shift_invariance"),
+        help="check every mutant with this property alone (shows what each property catches)",
+    )  # fmt: skip
     mut.add_argument("--list", action="store_true", help="list the catalogue and exit")
     mut.add_argument("--json", default=None, help="also write the results to this JSON file")
     return p

@@ -263,6 +263,28 @@ def _worker(targets: list[list[str]], examples: int, seed: int) -> dict:
     return {"killed": False, "examples": total, "seconds": round(time.monotonic() - start, 2)}
 
 
+PROPERTY_IMPLS = {
+    "oracle": None,  # any implementation
+    "metamorphic": ("naive", "flash", "decode"),
+    "agree": ("naive", "flash"),
+    "softmax_invariants": ("softmax",),
+    "shift_invariance": ("softmax",),
+}
+
+
+def restrict(mutant: Mutant, prop: str) -> Mutant | None:
+    """The mutant with only ``prop`` as its check (on the implementations it
+    targets that ``prop`` applies to), or None if it applies to none."""
+    impls = PROPERTY_IMPLS[prop]
+    targets = tuple(
+        dict.fromkeys((prop, impl, dtype) for _, impl, dtype in mutant.targets
+                      if impls is None or impl in impls)
+    )  # fmt: skip
+    if not targets:
+        return None
+    return Mutant(mutant.name, mutant.file, mutant.edits, mutant.mimics, targets, mutant.equivalent)
+
+
 def catalogue(names: list[str] | None = None) -> list[Mutant]:
     muts = list(CATALOGUE)
     try:
@@ -321,6 +343,8 @@ def table(results: list[Result]) -> str:
 
 def cmd_mutants(args: argparse.Namespace) -> int:
     muts = catalogue(args.only)
+    if args.property:
+        muts = [r for m in muts if (r := restrict(m, args.property)) is not None]
     if args.list:
         for m in muts:
             tag = " (equivalent)" if m.equivalent else ""
