@@ -10,7 +10,7 @@ the oracle, equal element for element to what the kernel reads.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields
 
 import torch
 
@@ -83,7 +83,8 @@ class AttentionCase:
             f"B={self.batch} Hq={self.hq} Hkv={self.hkv} Sq={self.sq} Sk={self.sk} D={self.d} "
             f"Dv={self.dv} {self.dtype}/{self.input_precision} {self.mask_kind()} "
             f"scale={self.scale} values={self.values.family}x{self.values.scale:g} "
-            f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name}"
+            f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name} "
+            f"out={self.out_layout.name}"
         )
 
 
@@ -121,7 +122,7 @@ class MatmulCase:
             f"{op} batch={self.batch} M={self.m} N={self.n} K={self.k} "
             f"{self.dtype}/{self.input_precision} scale={self.scale} "
             f"values={self.values.family}x{self.values.scale:g} "
-            f"layouts a={self.a_layout.name} b={self.b_layout.name}"
+            f"layouts a={self.a_layout.name} b={self.b_layout.name} out={self.out_layout.name}"
         )
 
 
@@ -154,7 +155,8 @@ class SoftmaxCase:
     def describe(self) -> str:
         return (
             f"softmax shape={self.shape} {self.dtype} scale={self.scale} {self.mask_kind()} "
-            f"values={self.values.family}x{self.values.scale:g} layout={self.x_layout.name}"
+            f"values={self.values.family}x{self.values.scale:g} layout={self.x_layout.name} "
+            f"out={self.out_layout.name}"
         )
 
 
@@ -226,7 +228,6 @@ __all__ = [
     "build",
     "dumps",
     "from_json",
-    "replace",
     "to_json",
     "with_inputs",
 ]
