@@ -87,6 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
                                "shift_invariance"),
         help="check every mutant with this property alone (shows what each property catches)",
     )  # fmt: skip
+    mut.add_argument(
+        "--layouts", type=_csv, default=None,
+        help="draw only these layouts (comma-separated; shows what each layout catches)",
+    )  # fmt: skip
+    mut.add_argument(
+        "--families", type=_csv, default=None,
+        help="draw only these value families (comma-separated)",
+    )  # fmt: skip
     mut.add_argument("--list", action="store_true", help="list the catalogue and exit")
     mut.add_argument("--json", default=None, help="also write the results to this JSON file")
     return p

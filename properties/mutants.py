@@ -184,7 +184,15 @@ def apply(mutant: Mutant, dest: Path) -> Path:
     return dest
 
 
-def run_mutant(mutant: Mutant, *, examples: int, seed: int, backend: str = "auto") -> Result:
+def run_mutant(
+    mutant: Mutant,
+    *,
+    examples: int,
+    seed: int,
+    backend: str = "auto",
+    layouts: list[str] | None = None,
+    families: list[str] | None = None,
+) -> Result:
     if mutant.equivalent:
         return Result(mutant.name, mutant.mimics, False, equivalent=mutant.equivalent)
     with tempfile.TemporaryDirectory(prefix="attnfuzz-mutant-") as tmp:
@@ -201,6 +209,8 @@ def run_mutant(mutant: Mutant, *, examples: int, seed: int, backend: str = "auto
             sys.executable, "-m", "properties.mutants", "--worker",
             "--targets", json.dumps(mutant.targets), "--examples", str(examples),
             "--seed", str(seed), "--backend", backend,
+            *(["--layouts", ",".join(layouts)] if layouts else []),
+            *(["--families", ",".join(families)] if families else []),
         ]  # fmt: skip
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tmp)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
@@ -212,7 +222,13 @@ def run_mutant(mutant: Mutant, *, examples: int, seed: int, backend: str = "auto
                   out.get("examples"), out.get("seconds"), out.get("detail", ""))  # fmt: skip
 
 
-def _worker(targets: list[list[str]], examples: int, seed: int) -> dict:
+def _worker(
+    targets: list[list[str]],
+    examples: int,
+    seed: int,
+    layouts: tuple[str, ...] | None = None,
+    families: tuple[str, ...] | None = None,
+) -> dict:
     """In the mutated environment: run properties until one fails."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
@@ -249,7 +265,9 @@ def _worker(targets: list[list[str]], examples: int, seed: int) -> dict:
             return probe
 
         try:
-            probe_for(prop, impl, strategies.for_property(prop, impl, dtype))()
+            restrict = {"layout_names": layouts or strategies.NAMES,
+                        "families": families or strategies.FAMILIES}  # fmt: skip
+            probe_for(prop, impl, strategies.for_property(prop, impl, dtype, **restrict))()
         except AssertionError as exc:
             first = str(exc).strip().splitlines()
             return {
@@ -302,10 +320,11 @@ def catalogue(names: list[str] | None = None) -> list[Mutant]:
 
 
 def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend: str,
-            progress=print) -> list[Result]:  # fmt: skip
+            progress=print, layouts=None, families=None) -> list[Result]:  # fmt: skip
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(run_mutant, m, examples=examples, seed=seed, backend=backend)
+        futures = [pool.submit(run_mutant, m, examples=examples, seed=seed, backend=backend,
+                               layouts=layouts, families=families)
                    for m in muts]  # fmt: skip
         for i, f in enumerate(futures):
             r = f.result()
@@ -351,7 +370,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
             print(f"{m.name:<34}{m.mimics}{tag}")
         return 0
     results = run_all(muts, examples=args.examples, seed=args.seed, jobs=args.jobs,
-                      backend=args.backend)  # fmt: skip
+                      backend=args.backend, layouts=args.layouts,
+                      families=args.families)  # fmt: skip
     print(table(results))
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=2))
@@ -366,11 +386,16 @@ def _main() -> int:
     p.add_argument("--examples", type=int, default=60)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--backend", default="auto")
+    p.add_argument("--layouts", default="")
+    p.add_argument("--families", default="")
     args = p.parse_args()
     from properties import backend
 
     backend.configure(args.backend)
-    print(json.dumps(_worker(json.loads(args.targets), args.examples, args.seed)))
+    layouts = tuple(x for x in args.layouts.split(",") if x) or None
+    families = tuple(x for x in args.families.split(",") if x) or None
+    print(json.dumps(_worker(json.loads(args.targets), args.examples, args.seed, layouts,
+                             families)))  # fmt: skip
     return 0
 
 

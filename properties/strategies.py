@@ -121,7 +121,7 @@ def attention_cases(
         dtype=dtype, input_precision=draw(precisions(dtype)),
         causal=causal, alignment=alignment, scale=scale,
         q_layout=draw(lay), k_layout=draw(lay), v_layout=draw(lay),
-        values=draw(values(families)), out_layout=draw(layouts(4, OUT_NAMES)),
+        values=draw(values(families)), out_layout=draw(layouts(4, _out_names(layout_names))),
     )  # fmt: skip
 
 
@@ -144,7 +144,7 @@ def _causal_regime(draw, regime, batch, hkv, group, dtype, max_seq, max_dim, nam
         dtype=dtype, input_precision=draw(precisions(dtype)),
         causal=True, alignment="bottom_right", scale=None,
         q_layout=draw(lay), k_layout=draw(lay), v_layout=draw(lay),
-        values=draw(values(families)), out_layout=draw(layouts(4, OUT_NAMES)),
+        values=draw(values(families)), out_layout=draw(layouts(4, _out_names(names))),
     )  # fmt: skip
 
 
@@ -156,36 +156,52 @@ def qwen3_examples(dtype: str, *, seq: int = 5) -> list[AttentionCase]:
     ]
 
 
-def _names_for(ndim: int) -> tuple[str, ...]:
-    """Layouts meaningful for an ndim tensor: head/batch layouts need 4 dims."""
-    if ndim == 4:
-        return NAMES
-    return tuple(n for n in NAMES if not n.startswith(("expand", "bshd", "fused")))
+def _names_for(ndim: int, allowed: tuple[str, ...] = NAMES) -> tuple[str, ...]:
+    """Layouts meaningful for an ndim tensor (head/batch layouts need 4 dims),
+    among ``allowed``; contiguous if none is."""
+    names = tuple(n for n in allowed if n in NAMES)
+    if ndim != 4:
+        names = tuple(n for n in names if not n.startswith(("expand", "bshd", "fused")))
+    return names or ("contiguous",)
+
+
+def _out_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(n for n in names if n in OUT_NAMES) or ("contiguous",)
 
 
 @st.composite
 def matmul_cases(
-    draw: st.DrawFn, dtype: str = "float32", *, transpose_b: bool = False, max_size: int = 130
+    draw: st.DrawFn,
+    dtype: str = "float32",
+    *,
+    transpose_b: bool = False,
+    max_size: int = 130,
+    layout_names: tuple[str, ...] = NAMES,
+    families: tuple[str, ...] = FAMILIES,
 ) -> MatmulCase:
     """``a @ b`` (or ``a @ b.T``): M, N, K at block edges, 0-2 batch dims, layouts."""
     batch = draw(st.sampled_from([(), (2,), (2, 3)]))
     nd = len(batch) + 2
-    names = _names_for(nd)
+    names = _names_for(nd, layout_names)
     lay = layouts(nd, names)
     return MatmulCase(
         m=draw(seq_lens(max_size)), n=draw(seq_lens(max_size)), k=draw(seq_lens(max_size)),
         batch=batch, transpose_b=transpose_b, dtype=dtype,
         input_precision=draw(precisions(dtype)),
         scale=draw(st.sampled_from([1.0, 0.5, 3.0, -2.0])),
-        a_layout=draw(lay), b_layout=draw(lay),
-        out_layout=draw(layouts(nd, tuple(n for n in names if n in OUT_NAMES))),
-        values=draw(values()),
+        a_layout=draw(lay), b_layout=draw(lay), out_layout=draw(layouts(nd, _out_names(names))),
+        values=draw(values(families)),
     )  # fmt: skip
 
 
 @st.composite
 def softmax_cases(
-    draw: st.DrawFn, dtype: str = "float32", *, max_len: int = 300, families=FAMILIES
+    draw: st.DrawFn,
+    dtype: str = "float32",
+    *,
+    max_len: int = 300,
+    families: tuple[str, ...] = FAMILIES,
+    layout_names: tuple[str, ...] = NAMES,
 ) -> SoftmaxCase:
     """Softmax over (rows, N) or (B, H, rows, N), causal either way, layouts, values."""
     lead = draw(st.sampled_from([(), (2,), (2, 3)]))
@@ -195,22 +211,34 @@ def softmax_cases(
     cols = draw(st.one_of(seq_lens(max_len), st.integers(1, max(1, rows - 1)), st.just(max_len)))
     shape = (*lead, rows, cols)
     nd = len(shape)
-    names = _names_for(nd)
+    names = _names_for(nd, layout_names)
     lay = layouts(nd, names)
     return SoftmaxCase(
         shape=shape, dtype=dtype, scale=draw(st.sampled_from([1.0, 0.5, 4.0, -1.0])),
         causal=mask[0], alignment=mask[1],
         x_layout=draw(lay), values=draw(values(families)),
-        out_layout=draw(layouts(nd, tuple(n for n in names if n in OUT_NAMES))),
+        out_layout=draw(layouts(nd, _out_names(names))),
     )  # fmt: skip
 
 
-def for_property(prop: str, impl: str, dtype: str) -> st.SearchStrategy:
-    """The case strategy a property uses for an implementation (tests, CLI, mutants)."""
+def for_property(
+    prop: str,
+    impl: str,
+    dtype: str,
+    *,
+    layout_names: tuple[str, ...] = NAMES,
+    families: tuple[str, ...] = FAMILIES,
+) -> st.SearchStrategy:
+    """The case strategy a property uses for an implementation (tests, CLI, mutants),
+    optionally restricted to some layouts and value families."""
     if impl in ("matmul", "matmul_nt"):
-        return matmul_cases(dtype, transpose_b=impl == "matmul_nt")
+        return matmul_cases(dtype, transpose_b=impl == "matmul_nt", layout_names=layout_names,
+                            families=families)  # fmt: skip
     if impl == "softmax":
-        return softmax_cases(dtype, families=("grid",) if prop == "shift_invariance" else FAMILIES)
+        fams = ("grid",) if prop == "shift_invariance" else families
+        return softmax_cases(dtype, families=fams, layout_names=layout_names)
+    names = _names_for(4, layout_names)
     if impl == "decode":
-        return attention_cases(dtype, decode=True)
-    return attention_cases(dtype, max_seq=70 if prop == "metamorphic" else 130)
+        return attention_cases(dtype, decode=True, layout_names=names, families=families)
+    return attention_cases(dtype, max_seq=70 if prop == "metamorphic" else 130,
+                           layout_names=names, families=families)  # fmt: skip
