@@ -135,12 +135,27 @@ def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tall
 
     try:
         fuzz()
-    except AssertionError as exc:
+    except Exception as exc:  # a failing case, or Hypothesis' report of several
         tally.failures += 1
-        for line in str(exc).splitlines():
+        text = _exception_text(exc)
+        for line in text.splitlines():
             if line.strip().startswith("dump:"):
                 tally.dumps.append(line.split("dump:", 1)[1].strip())
-        print(str(exc).splitlines()[0], file=sys.stderr)
+        print(text.splitlines()[0] if text else type(exc).__name__, file=sys.stderr)
+        if harness._LOST_CONTEXT:
+            raise ContextLost(harness._LOST_CONTEXT[0]) from None
+
+
+class ContextLost(Exception):
+    """A kernel killed this process's CUDA context: no later case can run."""
+
+
+def _exception_text(exc: BaseException) -> str:
+    """The messages of an exception and, for a group, of its members."""
+    parts = [str(exc)]
+    for sub in getattr(exc, "exceptions", ()):
+        parts.append(_exception_text(sub))
+    return "\n".join(p for p in parts if p)
 
 
 def _bar(done: float, width: int = 24) -> str:
@@ -177,23 +192,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}")
 
     start = time.monotonic()
-    if args.examples is not None:
-        for n, (impl, dt) in enumerate(pairs):
-            print(f"{_bar(n / len(pairs))} {impl}/{dt}", flush=True)
-            _campaign_round(impl, dt, args.examples, seed, tallies[(impl, dt)])
-        print(_bar(1.0))
-    else:
-        budget = args.seconds if args.seconds is not None else 60.0
-        rnd, chunk = 0, 5
-        while time.monotonic() - start < budget:
-            for impl, dt in pairs:
-                elapsed = time.monotonic() - start
-                if elapsed >= budget:
-                    break
-                print(f"{_bar(min(elapsed / budget, 1.0))} {impl}/{dt} round {rnd}", flush=True)
-                _campaign_round(impl, dt, chunk, seed + rnd, tallies[(impl, dt)])
-            rnd += 1
-        print(_bar(1.0))
+    lost = None
+    try:
+        if args.examples is not None:
+            for n, (impl, dt) in enumerate(pairs):
+                print(f"{_bar(n / len(pairs))} {impl}/{dt}", flush=True)
+                _campaign_round(impl, dt, args.examples, seed, tallies[(impl, dt)])
+        else:
+            budget = args.seconds if args.seconds is not None else 60.0
+            rnd, chunk = 0, 5
+            while time.monotonic() - start < budget:
+                for impl, dt in pairs:
+                    elapsed = time.monotonic() - start
+                    if elapsed >= budget:
+                        break
+                    print(f"{_bar(min(elapsed / budget, 1.0))} {impl}/{dt} round {rnd}",
+                          flush=True)  # fmt: skip
+                    _campaign_round(impl, dt, chunk, seed + rnd, tallies[(impl, dt)])
+                rnd += 1
+    except ContextLost as exc:
+        lost = str(exc)
+    print(_bar(1.0))
 
     print()
     print(f"{'implementation':<16}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}  "
@@ -205,6 +224,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     dumps = [d for t in tallies.values() for d in t.dumps]
     for d in dumps:
         print(f"dump: {d}  (attnfuzz replay {d})")
+    if lost:
+        print(f"campaign stopped: the CUDA context was lost {lost}; pairs after it did not run "
+              "(run each implementation in its own process to go on past such a fault)")
     total_fail = sum(t.failures for t in tallies.values())
     print(f"{sum(t.cases for t in tallies.values())} cases in {time.monotonic() - start:.0f}s, "
           f"{total_fail} failing implementation/dtype pairs; seed {seed}")  # fmt: skip

@@ -86,6 +86,16 @@ def run_property(
     return PROPERTIES[prop](get(impl_name), case, built, other)
 
 
+# [what faulted, its dump] once a kernel has killed this process's CUDA context.
+_LOST_CONTEXT: list[str] = []
+
+
+def lost_context(exc: BaseException) -> bool:
+    """Whether ``exc`` is a CUDA fault that leaves the process's context unusable."""
+    text = str(exc)
+    return "illegal memory access" in text or "misaligned address" in text
+
+
 def check(
     prop: str,
     impl_name: str,
@@ -103,23 +113,33 @@ def check(
     trace = os.environ.get("ATTNFUZZ_TRACE")
     if trace:
         # "1": each case to stderr before it runs (with CUDA_LAUNCH_BLOCKING=1
-        # the last line names the case that crashed); a path: appended there,
-        # one "<pytest node id>\t<property>\t<implementation>\t<case>" line each.
+        # a process's last line names the case that crashed); a path: appended
+        # there, one "<pid>\t<node id>\t<property>\t<implementation>\t<case>" line each.
         nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-        line = f"{nodeid}\t{prop}\t{impl_name}\t{case!r}"
+        line = f"{os.getpid()}\t{nodeid}\t{prop}\t{impl_name}\t{case!r}"
         if trace == "1":
             print(f"attnfuzz trace: {line}", file=sys.stderr, flush=True)
         else:
             with open(trace, "a") as f:
                 f.write(line + "\n")
+    if _LOST_CONTEXT:
+        # Every CUDA call in this process now fails; say so rather than blame
+        # whatever example Hypothesis tries next (its shrinking is moot here).
+        raise AssertionError(
+            f"{prop}: {impl_name} did not run: this process lost its CUDA context earlier, "
+            f"{_LOST_CONTEXT[0]}\n  dump of that case: {_LOST_CONTEXT[1]}"
+        )
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
     except RuntimeError as exc:
-        if "illegal memory access" not in str(exc) and "misaligned address" not in str(exc):
+        if not lost_context(exc):
             raise
         # The CUDA context is lost: this process cannot run another kernel, so
         # dump the case now; Hypothesis will not be able to shrink it.
-        path = write_dump(prop, impl_name, case, [], other=other)
+        print(f"attnfuzz: {impl_name} made an illegal memory access on: {case.describe()}",
+              file=sys.stderr, flush=True)  # fmt: skip
+        path = write_dump(prop, impl_name, case, [], other=other, device="cpu")
+        _LOST_CONTEXT[:] = [f"when {impl_name} faulted on: {case.describe()}", str(path)]
         raise AssertionError(
             f"{prop}: {impl_name} made an illegal memory access on: {case.describe()}\n"
             f"  every later GPU test in this process will fail too\n"
@@ -167,8 +187,13 @@ def write_dump(
     other: str | None = None,
     context=None,
     root: Path | None = None,
+    device: str | None = None,
 ) -> Path:
-    """Write ``<root>/<test>-<time>/case.json`` and ``inputs.pt``; return the directory."""
+    """Write ``<root>/<test>-<time>/case.json`` and ``inputs.pt``; return the directory.
+
+    ``device="cpu"`` rebuilds the inputs on the CPU (the same values: cases are
+    generated there), for a process whose CUDA context a kernel has killed.
+    """
     import hypothesis.core
 
     nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
@@ -176,8 +201,6 @@ def write_dump(
     root = root or dump_root()
     path = root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
     path.mkdir(parents=True, exist_ok=True)
-    built = build(case, backend.device())
-    torch.save({r: t.cpu() for r, t in built.inputs.items()}, path / "inputs.pt")
     seed = hypothesis.core.global_force_seed
     record = {
         "property": prop,
@@ -195,6 +218,8 @@ def write_dump(
         "diagnosis": [v.as_dict() for v in failures],
     }
     (path / "case.json").write_text(json.dumps(record, indent=2, default=_json_default) + "\n")
+    built = build(case, device or backend.device())
+    torch.save({r: t.cpu() for r, t in built.inputs.items()}, path / "inputs.pt")
     return path
 
 
