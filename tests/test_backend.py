@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from properties import backend
@@ -19,3 +21,22 @@ def test_each_xdist_worker_gets_its_own_gpu(worker, count, expected):
 def test_bad_backend_name_is_rejected():
     with pytest.raises(ValueError, match="backend must be one of"):
         backend.configure("tpu")
+
+
+@pytest.mark.skipif(
+    backend.interpreting() or "PYTEST_XDIST_WORKER" not in os.environ,
+    reason="binding applies to xdist workers on a GPU machine",
+)
+@pytest.mark.parametrize("repeat", range(4))  # spread over workers: each checks its own GPU
+def test_this_worker_runs_its_kernels_on_its_own_gpu(repeat):
+    import torch
+
+    from kernels import matmul
+
+    count = torch.cuda.device_count()
+    expected = backend.worker_gpu(os.environ["PYTEST_XDIST_WORKER"], count)
+    assert torch.cuda.current_device() == expected
+    a = torch.ones(2, 3, 4, device="cuda")
+    out = matmul(a, a.transpose(-1, -2))
+    assert out.device.index == expected
+    print(f"{os.environ['PYTEST_XDIST_WORKER']} -> cuda:{expected} of {count}")
