@@ -424,12 +424,14 @@ def _head_meta(dims: AttentionDims) -> dict[str, int | bool]:
     On the GPU, some padded (masked) head dims compile with Triton 3.6 to a
     kernel that reads shared memory out of bounds (compute-sanitizer: "Invalid
     __shared__ read" in the P @ V dot), e.g. D = 40 with Dv = 24, or D = 1
-    with Dv = 32 (both found by the fuzzer).  Padded pairs therefore use one
-    common width of at least 64; unpadded head dims are not affected.
+    with Dv = 32 (both found by the fuzzer).  Unpadded D = Dv = 32 faulted
+    too (illegal address in causal launches with Sq > Sk).  Padded pairs and
+    widths under 64 therefore use one common width of at least 64; unpadded
+    head dims of 64 and more are not affected.
     """
     block_d, block_dv = _head_block(dims.d), _head_block(dims.dv)
     padded = block_d != dims.d or block_dv != dims.dv
-    if not interpreting() and padded:
+    if not interpreting() and (padded or min(block_d, block_dv) < 64):
         block_d = block_dv = max(64, block_d, block_dv)
     return dict(BLOCK_D=block_d, BLOCK_DV=block_dv,
                 PAD_D=block_d != dims.d, PAD_DV=block_dv != dims.dv)  # fmt: skip
@@ -706,6 +708,21 @@ def _check_splits(num_splits: object) -> int | None:
     return num_splits
 
 
+def _v_for_pv_dot(v: torch.Tensor) -> torch.Tensor:
+    """V as the P @ V dot can take it on this backend.
+
+    On the GPU, Triton 3.6 compiles the 16-bit P @ V dot with a V whose head
+    dim is not its contiguous dim (last-dim stride != 1) into a kernel that
+    intermittently faults with an illegal address on sm_90: every faulting case
+    the fuzzer found on the H200 had V in that layout, and a replay of one
+    under memcheck ran clean, so the fault depends on more than the inputs.
+    Such a V is copied to a dense layout first (one copy of V, only then).
+    """
+    if interpreting() or v.dtype == torch.float32 or v.stride(-1) == 1 or v.shape[-1] == 1:
+        return v
+    return v.contiguous()
+
+
 def _attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     causal: bool, scale: float | None, alignment: str, input_precision: str,
@@ -724,6 +741,7 @@ def _attention(
         lse.fill_(float("-inf"))
         return (out, lse) if return_lse else out
     precision = dot_precision(q.dtype, input_precision)
+    v = _v_for_pv_dot(v)
     if path == "auto":
         path = "decode" if uses_decode_path(dims.sq, dims.sk) else "prefill"
     lse_arg = lse if return_lse else None
