@@ -13,6 +13,8 @@ Implementations, all timed in the same process with ``triton.testing.do_bench``
   K/V bytes).  The mode used is recorded per point.
 * ``eager``: matmul, softmax, matmul in the input dtype (scores materialised;
   GQA by broadcasting, no copy).  Skipped above S = 8192 (memory and time).
+* ``copy-kv`` (decode points): a device copy of K and V, the memory ceiling
+  measured in the same run (rated on bytes read + written).
 * ``triton-naive``: ``kernels.naive_attention.naive_attention`` (three kernels,
   fp32 scores) at S = 1024 and 2048 only.
 
@@ -305,6 +307,16 @@ class Bench:
 
         self.compare(point, q, k, v, causal=False, work=kv_bytes, unit="TB/s", describe=describe)
         self.record(point, "eager", "gqa", self.eager_fn(q, k, v, causal=False), kv_bytes, "TB/s")
+        # The memory ceiling in the same run: a device copy of K and V, rated on
+        # the bytes it reads plus writes (how copy bandwidth is usually quoted).
+        k2, v2 = self.torch.empty_like(k), self.torch.empty_like(v)
+
+        def copy_kv():
+            k2.copy_(k)
+            v2.copy_(v)
+
+        self.record(point, "copy-kv", "-", copy_kv, 2 * kv_bytes, "TB/s",
+                    "device copy of K and V; rate = bytes read + written")  # fmt: skip
 
     def run_all(self) -> None:
         torch = self.torch
