@@ -86,14 +86,14 @@ def run_property(
     return PROPERTIES[prop](get(impl_name), case, built, other)
 
 
-# [what faulted, its dump] once a kernel has killed this process's CUDA context.
+# [which case faulted, its dump] once a kernel has killed this process's CUDA context.
 _LOST_CONTEXT: list[str] = []
+_CONTEXT_KILLERS = ("illegal memory access", "misaligned address")
 
 
-def lost_context(exc: BaseException) -> bool:
-    """Whether ``exc`` is a CUDA fault that leaves the process's context unusable."""
-    text = str(exc)
-    return "illegal memory access" in text or "misaligned address" in text
+def lost_context() -> str | None:
+    """Which case killed this process's CUDA context, if one has."""
+    return _LOST_CONTEXT[0] if _LOST_CONTEXT else None
 
 
 def check(
@@ -132,16 +132,18 @@ def check(
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
     except RuntimeError as exc:
-        if not lost_context(exc):
+        fault = next((k for k in _CONTEXT_KILLERS if k in str(exc)), None)
+        if fault is None:
             raise
         # The CUDA context is lost: this process cannot run another kernel, so
-        # dump the case now; Hypothesis will not be able to shrink it.
-        print(f"attnfuzz: {impl_name} made an illegal memory access on: {case.describe()}",
-              file=sys.stderr, flush=True)  # fmt: skip
-        path = write_dump(prop, impl_name, case, [], other=other, device="cpu")
-        _LOST_CONTEXT[:] = [f"when {impl_name} faulted on: {case.describe()}", str(path)]
+        # dump the case now (Hypothesis cannot shrink it), and say so at once
+        # in case Hypothesis' report of the replays buries the message.
+        what = f"{impl_name} faulted on the GPU ({fault}) on: {case.describe()}"
+        print(f"attnfuzz: {what}", file=sys.stderr, flush=True)
+        path = write_dump(prop, impl_name, case, [], other=other)
+        _LOST_CONTEXT[:] = [f"when {what}", str(path)]
         raise AssertionError(
-            f"{prop}: {impl_name} made an illegal memory access on: {case.describe()}\n"
+            f"{prop}: {what}\n"
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
             f"python3 -m properties.cli replay {path}"
@@ -187,12 +189,13 @@ def write_dump(
     other: str | None = None,
     context=None,
     root: Path | None = None,
-    device: str | None = None,
 ) -> Path:
     """Write ``<root>/<test>-<time>/case.json`` and ``inputs.pt``; return the directory.
 
-    ``device="cpu"`` rebuilds the inputs on the CPU (the same values: cases are
-    generated there), for a process whose CUDA context a kernel has killed.
+    The inputs are rebuilt on the CPU, where cases are generated (the same
+    values on every backend): the saved views keep their exact layouts, which
+    a copy off the GPU would not, and a process whose CUDA context a kernel
+    has killed can still write them.
     """
     import hypothesis.core
 
@@ -218,7 +221,7 @@ def write_dump(
         "diagnosis": [v.as_dict() for v in failures],
     }
     (path / "case.json").write_text(json.dumps(record, indent=2, default=_json_default) + "\n")
-    built = build(case, device or backend.device())
+    built = build(case, "cpu")
     torch.save({r: t.cpu() for r, t in built.inputs.items()}, path / "inputs.pt")
     return path
 

@@ -1,0 +1,60 @@
+"""What the harness does when a kernel kills the process's CUDA context.
+
+A fake implementation raises the error PyTorch raises after an illegal
+address, so this runs on any backend: the case must be dumped at once (spec
+and inputs, though the device is unusable) and every later check in the
+process must say it did not run, naming the case that faulted.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import Phase, example, given, settings
+from hypothesis import strategies as st
+
+from properties import harness, implementations
+from properties.cases import AttentionCase
+from properties.implementations import Implementation
+
+FAULT = "CUDA error: an illegal memory access was encountered"
+
+
+def _faulty(q, k, v, out, **kw):
+    raise RuntimeError(FAULT)
+
+
+FAULTY = Implementation("faulty_for_tests", "attention", _faulty, description="always faults")
+
+
+def _once(case):
+    """Run the oracle property on ``case`` exactly once, inside Hypothesis."""
+
+    @settings(phases=[Phase.explicit], database=None)
+    @example(case)
+    @given(st.just(case))
+    def run(c):
+        harness.check("oracle", "faulty_for_tests", c)
+
+    run()
+
+
+def test_a_fault_is_dumped_and_later_checks_say_they_did_not_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    monkeypatch.setattr(harness, "_LOST_CONTEXT", [])
+    monkeypatch.setitem(implementations._REGISTRY, FAULTY.name, FAULTY)
+    case = AttentionCase(batch=1, hq=2, hkv=1, sq=3, sk=5, d=8, dv=8)
+
+    with pytest.raises(AssertionError, match="faulted on the GPU .illegal memory access."):
+        _once(case)
+    (dump,) = tmp_path.iterdir()
+    record = json.loads((dump / "case.json").read_text())
+    assert record["description"] == case.describe()
+    assert (dump / "inputs.pt").exists()
+    assert harness.lost_context() == f"when faulty_for_tests faulted on the GPU " \
+        f"(illegal memory access) on: {case.describe()}"
+
+    with pytest.raises(AssertionError, match="did not run: this process lost its CUDA context"):
+        _once(AttentionCase(batch=1, hq=1, hkv=1, sq=2, sk=2, d=8, dv=8))
+    assert len(list(tmp_path.iterdir())) == 1  # no dump blames the innocent case
