@@ -4,8 +4,10 @@ One implementation per SDPA backend (math, flash, cuDNN, memory-efficient),
 each pinned with ``torch.nn.attention.sdpa_kernel`` so a case runs on that
 backend or fails loudly.  The documented semantics are mapped onto ours:
 
-- causal ``top_left`` is SDPA's ``is_causal=True``; ``bottom_right`` (the
-  KV-cache convention) is ``torch.nn.attention.bias.causal_lower_right``;
+- causal ``top_left`` is SDPA's ``is_causal=True`` convention, passed as
+  ``torch.nn.attention.bias.causal_upper_left`` (which calls SDPA with
+  ``is_causal=True``); ``bottom_right`` (the KV-cache convention) is
+  ``causal_lower_right``;
 - GQA is ``enable_gqa=True`` (KV heads are not repeated by us);
 - ``scale`` is passed through (SDPA's default is also D**-0.5).
 
