@@ -3,9 +3,17 @@
 GPU only (4-8 GiB per tensor).  One query row attends over a KV cache of
 2**24 + 64 keys of head dim 128, so k and v each hold more than 2**31
 elements and the last keys sit past the int32 range of element offsets.
+
+Every process that shares a GPU (xdist workers, seeds run side by side) takes
+that GPU's lock file before one of these tests, so they run one at a time per
+GPU instead of running it out of memory together.
 """
 
 from __future__ import annotations
+
+import fcntl
+import tempfile
+from pathlib import Path
 
 import pytest
 import torch
@@ -23,6 +31,18 @@ SK = 2**24 + 64  # * 128 > 2**31
 D = 128
 
 
+@pytest.fixture(autouse=True)
+def _one_big_test_per_gpu():
+    lock = Path(tempfile.gettempdir()) / f"attnfuzz-bigmem-cuda{torch.cuda.current_device()}.lock"
+    with open(lock, "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            torch.cuda.empty_cache()  # hand the memory back before the next holder
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def _kv():
     gen = torch.Generator(device="cuda").manual_seed(0)
     k = torch.randn(1, 1, SK, D, device="cuda", generator=gen, dtype=torch.float16)
@@ -33,9 +53,14 @@ def _kv():
     return k, v
 
 
-def _reference(q, k, v):
-    logits = (q.double() @ k.double().transpose(-1, -2)) * D**-0.5
-    return torch.softmax(logits, dim=-1) @ v.double()
+def _reference(q, k, v, chunk=2**22):
+    """float64 attention of one row, over key chunks so that no fp64 copy of
+    k or v (16 GiB each) is ever whole."""
+    q64 = q[0, 0, 0].double()
+    logits = torch.cat([k[0, 0, i : i + chunk].double() @ q64 for i in range(0, SK, chunk)])
+    p = torch.softmax(logits * D**-0.5, dim=0)
+    out = sum(p[i : i + chunk] @ v[0, 0, i : i + chunk].double() for i in range(0, SK, chunk))
+    return out.view(1, 1, 1, D)
 
 
 @pytest.mark.parametrize("impl", ["naive", "flash", "decode"])
