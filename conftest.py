@@ -98,6 +98,23 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
 
 
+# The fuzzing modules hold the longest tests (minutes each on a GPU, where
+# every new shape compiles).  Collected last, as their names sort, they leave
+# a tail in which one xdist worker runs while the others idle; first, the
+# short tests fill in around them.  The metamorphic tests, several launches
+# per case, are the longest of all.
+_LONG_FIRST = ("tests/test_properties.py", "tests/test_mutants.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> tuple[int, bool]:
+        path = item.nodeid.split("::", 1)[0]
+        module = _LONG_FIRST.index(path) if path in _LONG_FIRST else len(_LONG_FIRST)
+        return module, "metamorphic" not in item.nodeid
+
+    items.sort(key=rank)
+
+
 def reproduce_command(config: pytest.Config, nodeid: str) -> str:
     profile = settings.default._current_profile  # type: ignore[attr-defined]
     return (
