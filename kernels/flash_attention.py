@@ -735,25 +735,33 @@ def _attention(
     splits = _check_splits(num_splits)
     rows = (dims.batch, dims.hq, dims.sq)
     out = prepare_out(out, (*rows, dims.dv), q)
-    lse = torch.empty(rows, dtype=torch.float32, device=q.device)
+    lse = torch.empty(rows, dtype=torch.float32, device=q.device) if return_lse else None
     if out.numel() == 0 or dims.sk == 0:  # no row sees a key
         out.zero_()
-        lse.fill_(float("-inf"))
+        if lse is not None:
+            lse.fill_(float("-inf"))
         return (out, lse) if return_lse else out
     precision = dot_precision(q.dtype, input_precision)
     v = _v_for_pv_dot(v)
     if path == "auto":
         path = "decode" if uses_decode_path(dims.sq, dims.sk) else "prefill"
-    lse_arg = lse if return_lse else None
-    # Triton launches on the current CUDA device, which need not be q's.
-    with contextlib.nullcontext() if interpreting() else torch.cuda.device(q.device):
+    with _on_device_of(q):
         if path == "decode":
             launch_decode(
-                q, k, v, out, lse_arg, dims, causal=causal, precision=precision, num_splits=splits
+                q, k, v, out, lse, dims, causal=causal, precision=precision, num_splits=splits
             )
         else:
-            launch_prefill(q, k, v, out, lse_arg, dims, causal=causal, precision=precision)
+            launch_prefill(q, k, v, out, lse, dims, causal=causal, precision=precision)
     return (out, lse) if return_lse else out
+
+
+def _on_device_of(t: torch.Tensor) -> contextlib.AbstractContextManager:
+    """Make ``t``'s GPU current for the launch: Triton launches on the current
+    device, which need not be t's.  Skipped when it already is, because a short
+    launch is bound by host time and the device switch is part of it."""
+    if interpreting() or t.device.index == torch.cuda.current_device():
+        return contextlib.nullcontext()
+    return torch.cuda.device(t.device)
 
 
 def flash_attention(
