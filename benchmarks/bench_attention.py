@@ -18,6 +18,12 @@ Implementations, all timed in the same process with ``triton.testing.do_bench``
 * ``triton-naive``: ``kernels.naive_attention.naive_attention`` (three kernels,
   fp32 scores) at S = 1024 and 2048 only.
 
+Short points (prefill S <= 2048, every decode point) also time Triton flash and
+each SDPA backend as CUDA-graph replays (mode ``...+graph``, compared with
+sdpa-flash's replay): GPU time without the host's per-call cost, whose value
+per call (``host_us``) goes in the note.  The gap between a stream and a graph
+row says how much of a short point is launch overhead.
+
 Work: prefill FLOPs are ``4 * B * Hq * Sq * Sk * D`` (two matmuls), halved for
 causal; decode (Sq = 1) is reported as bytes of K and V read (``2 * B * Hkv *
 Sk * D * itemsize``) per second, the memory floor of one decode step.
@@ -55,6 +61,7 @@ PREFILL_S = (1024, 2048, 4096, 8192, 16384)
 DECODE_SK = (4096, 32768, 131072)
 NAIVE_S = (1024, 2048)
 EAGER_MAX_S = 8192
+GRAPH_MAX_S = 2048  # prefill points also timed as CUDA-graph replays
 QUICK_PREFILL_S = (1024, 4096)
 QUICK_DECODE_SK = (4096, 32768)
 
@@ -122,13 +129,46 @@ class Bench:
             self.triton.testing.do_bench(fn, warmup=25, rep=self.rep_ms, return_mode="median")
         )
 
+    def graph_ms(self, fn: Callable[[], object]) -> float:
+        """GPU time alone: ``fn`` captured in a CUDA graph and replayed, so the
+        host's launch cost (Python, argument binding) drops out."""
+        fn()
+        self.torch.cuda.synchronize()
+        return float(self.triton.testing.do_bench_cudagraph(fn, rep=self.rep_ms,
+                                                            return_mode="median"))  # fmt: skip
+
+    def host_us(self, fn: Callable[[], object], calls: int = 200) -> float:
+        """Host time per call when calls are issued back to back: when it
+        exceeds the GPU time, stream timing measures the host, not the kernel."""
+        import time
+
+        fn()
+        self.torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        t1 = time.perf_counter()
+        self.torch.cuda.synchronize()
+        return (t1 - t0) / calls * 1e6
+
     def record(self, point: dict, impl: str, mode: str, fn: Callable[[], object] | None,
-               work: float, unit: str, note: str = "") -> None:  # fmt: skip
-        """Time ``fn`` and append a row; errors (unsupported, OOM) become a row too."""
+               work: float, unit: str, note: str = "", *, graph: bool = False) -> None:  # fmt: skip
+        """Time ``fn`` and append a row; errors (unsupported, OOM) become a row too.
+
+        ``graph``: time the CUDA-graph replay instead (mode gets a ``+graph``
+        suffix) and note the host time per call.
+        """
+        if graph:
+            mode += "+graph"
         row = {**point, "impl": impl, "mode": mode, "ms": None, unit: None, "note": note}
         if fn is not None:
             try:
-                ms = self.time_ms(fn)
+                if graph:
+                    ms = self.graph_ms(fn)
+                    row["host_us"] = self.host_us(fn)
+                    row["note"] = f"host {row['host_us']:.0f} us/call; {note}".rstrip("; ")
+                else:
+                    ms = self.time_ms(fn)
                 row["ms"] = ms
                 row[unit] = work / (ms * 1e-3) / 1e12
             except Exception as e:  # a failed backend is a result, not a crash
@@ -252,6 +292,12 @@ class Bench:
         self.record(point, "triton-flash", "gqa", ours, work, unit, note)
         for name, fn, mode, why in sdpa:
             self.record(point, name, mode, fn, work, unit, why or "")
+        if point["kind"] == "decode" or point["Sq"] <= GRAPH_MAX_S:
+            # Short launches: is the gap to SDPA the kernel or the host?
+            self.record(point, "triton-flash", "gqa", ours, work, unit, graph=True)
+            for name, fn, mode, _ in sdpa:
+                if fn is not None:
+                    self.record(point, name, mode, fn, work, unit, graph=True)
 
     def prefill_point(self, dtype, s: int, causal: bool) -> None:
         fa = flash_module()
@@ -364,8 +410,8 @@ def format_table(rows: list[dict]) -> str:
             f"{'ms':>9}{'rate':>10} {'unit':<8}{'/flash':>7}  note")  # fmt: skip
     lines = [head, "-" * len(head)]
 
-    def key(r: dict) -> tuple:
-        return (r["kind"], r["dtype"], r["causal"], r["Sk"])
+    def key(r: dict) -> tuple:  # graph replays compare with graph replays
+        return (r["kind"], r["dtype"], r["causal"], r["Sk"], r["mode"].endswith("+graph"))
 
     flash = {key(r): r for r in rows if r["impl"] == "sdpa-flash"}
     for r in rows:
@@ -403,7 +449,8 @@ def plot(rows: list[dict], path: Path, gpu: str) -> str:
         for j, (kind, causal, unit) in enumerate(panels):
             ax = axes[i][j]
             sel = [r for r in rows if r["kind"] == kind and r["dtype"] == dtype
-                   and r["causal"] == causal and r.get(unit) is not None]  # fmt: skip
+                   and r["causal"] == causal and r.get(unit) is not None
+                   and not r["mode"].endswith("+graph")]  # fmt: skip
             for impl in dict.fromkeys(r["impl"] for r in sel):
                 pts = sorted((r["Sk"], r[unit], r["mode"]) for r in sel if r["impl"] == impl)
                 label = impl + (" (expanded KV)" if any(m == "expanded" for _, _, m in pts) else "")
