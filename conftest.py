@@ -133,27 +133,37 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     return report
 
 
+# Pairs whose worst case came this near its bound also get that case printed:
+# the first place to look when a kernel or a bound changes.
+NEAR_BOUND = 0.95
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     """Worst error/bound ratio per (implementation, dtype), gathered from every worker."""
-    worst: dict[tuple[str, str], tuple[float, str]] = {}
+    worst: dict[tuple[str, str], tuple[float, str, str]] = {}
     cases: dict[tuple[str, str], int] = {}
     for reports in terminalreporter.stats.values():
         for rep in reports:
             for key, value in getattr(rep, "user_properties", ()):
                 if key != "attnfuzz_ratio":
                     continue
-                impl, dtype, ratio, count, check = value
+                impl, dtype, ratio, count, check, case = value
                 k = (impl, dtype)
                 cases[k] = cases.get(k, 0) + count
-                if ratio > worst.get(k, (-1.0, ""))[0]:
-                    worst[k] = (ratio, check)
+                if ratio > worst.get(k, (-1.0, "", ""))[0]:
+                    worst[k] = (ratio, check, case)
     if not worst:
         return
     tr = terminalreporter
     tr.section("attnfuzz: worst error/bound ratio (passes iff <= 1)")
     tr.write_line(f"{'implementation':<16}{'dtype':<12}{'cases':>7}  {'worst':>9}  check")
-    for (impl, dtype), (ratio, check) in sorted(worst.items()):
-        tr.write_line(f"{impl:<16}{dtype:<12}{cases[(impl, dtype)]:>7}  {ratio:>9.3g}  {check}")
+    for (impl, dtype), (ratio, check, _) in sorted(worst.items()):
+        tr.write_line(f"{impl:<16}{dtype:<12}{cases[(impl, dtype)]:>7}  {ratio:>9.4g}  {check}")
+    near = [(k, w) for k, w in sorted(worst.items()) if w[0] >= NEAR_BOUND and w[2]]
+    if near:
+        tr.write_line(f"nearest the bound (ratio >= {NEAR_BOUND}):")
+        for (impl, dtype), (ratio, check, case) in near:
+            tr.write_line(f"  {impl} {dtype} {ratio:.4g} {check}: {case}")
     tr.write_line(f"seed {config.attnfuzz_seed}")
 
 

@@ -55,15 +55,17 @@ class Recorder:
     count: int = 0
     worst: float = 0.0
     check: str = ""
+    case: str = ""  # the case that came nearest its bound
     seen: dict[str, int] = field(default_factory=dict)
 
-    def update(self, verdict: Verdict | None) -> None:
+    def update(self, verdict: Verdict | None, case: Case | None = None) -> None:
         self.count += 1
         if verdict is not None and verdict.ratio > self.worst:
             self.worst, self.check = verdict.ratio, verdict.check
+            self.case = case.describe() if case is not None else ""
 
-    def as_property(self) -> tuple[str, str, float, int, str]:
-        return (self.implementation, self.dtype, self.worst, self.count, self.check)
+    def as_property(self) -> tuple[str, str, float, int, str, str]:
+        return (self.implementation, self.dtype, self.worst, self.count, self.check, self.case)
 
 
 def labels(case: Case) -> list[str]:
@@ -150,7 +152,7 @@ def check(
         ) from exc
     worst = checks.worst(verdicts)
     if recorder is not None:
-        recorder.update(worst)
+        recorder.update(worst, case)
     if worst is not None:
         target(min(worst.ratio, 1e9), label="error/bound")
     bad = checks.failures(verdicts)
