@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from properties import strategies as S
 from properties.harness import check
-from tests.support import DTYPES, require_dtype
+from tests.support import DTYPES
 
 ATTENTION = ("naive", "flash")
 QWEN3 = S.qwen3_examples("float32")
@@ -40,14 +40,12 @@ def _with_dtype(case, dtype: str):
 @example(case=QWEN3[2])
 @example(case=QWEN3[3])
 def test_attention_matches_oracle(impl, dtype, case, recorder):
-    require_dtype(dtype)
     check("oracle", impl, _with_dtype(case, dtype), recorder=recorder(impl, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=S.attention_cases(decode=True, max_kv_heads=2))
 def test_decode_matches_oracle(dtype, case, recorder):
-    require_dtype(dtype)
     check("oracle", "decode", _with_dtype(case, dtype), recorder=recorder("decode", dtype))
 
 
@@ -55,7 +53,6 @@ def test_decode_matches_oracle(dtype, case, recorder):
 @pytest.mark.parametrize("impl", ("matmul", "matmul_nt"))
 @given(data=st.data())
 def test_matmul_matches_oracle(impl, dtype, data, recorder):
-    require_dtype(dtype)
     case = data.draw(S.matmul_cases(dtype, transpose_b=impl == "matmul_nt"), label="case")
     check("oracle", impl, _with_dtype(case, dtype), recorder=recorder(impl, dtype))
 
@@ -63,21 +60,18 @@ def test_matmul_matches_oracle(impl, dtype, data, recorder):
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=S.softmax_cases())
 def test_softmax_matches_oracle(dtype, case, recorder):
-    require_dtype(dtype)
     check("oracle", "softmax", _with_dtype(case, dtype), recorder=recorder("softmax", dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=S.softmax_cases())
-def test_softmax_invariants(dtype, case, recorder):
-    require_dtype(dtype)
+def test_softmax_invariants(dtype, case):
     check("softmax_invariants", "softmax", _with_dtype(case, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=S.softmax_cases(families=("grid",)))
 def test_softmax_shift_invariance(dtype, case):
-    require_dtype(dtype)
     check("shift_invariance", "softmax", _with_dtype(case, dtype))
 
 
@@ -85,19 +79,16 @@ def test_softmax_shift_invariance(dtype, case):
 @pytest.mark.parametrize("impl", ATTENTION)
 @given(case=S.attention_cases(max_seq=70))
 def test_attention_metamorphic(impl, dtype, case):
-    require_dtype(dtype)
     check("metamorphic", impl, _with_dtype(case, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=S.attention_cases(decode=True))
 def test_decode_metamorphic(dtype, case):
-    require_dtype(dtype)
     check("metamorphic", "decode", _with_dtype(case, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=S.attention_cases())
 def test_naive_and_flash_agree(dtype, case):
-    require_dtype(dtype)
     check("agree", "naive", _with_dtype(case, dtype), other="flash")
