@@ -711,11 +711,11 @@ def _check_splits(num_splits: object) -> int | None:
 def _v_for_pv_dot(v: torch.Tensor) -> torch.Tensor:
     """V as the P @ V dot can take it on this backend.
 
-    On the GPU, Triton 3.6 compiles the 16-bit P @ V dot with a V whose head
-    dim is not its contiguous dim (last-dim stride != 1) into a kernel that
-    intermittently faults with an illegal address on sm_90: every faulting case
-    the fuzzer found on the H200 had V in that layout, and a replay of one
-    under memcheck ran clean, so the fault depends on more than the inputs.
+    On the GPU, causal 16-bit launches intermittently faulted with an illegal
+    address on sm_90, and the first faulting cases the fuzzer found on the H200
+    all had a V whose head dim is not its contiguous dim (last-dim stride != 1);
+    a replay of one under memcheck ran clean, so the fault depends on more than
+    the inputs and its cause is not established (see also ``_head_meta``).
     Such a V is copied to a dense layout first (one copy of V, only then).
     """
     if interpreting() or v.dtype == torch.float32 or v.stride(-1) == 1 or v.shape[-1] == 1:
