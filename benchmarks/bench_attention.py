@@ -393,7 +393,9 @@ class Bench:
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "quick": self.quick,
             "timing": "triton.testing.do_bench, return_mode='median', warmup 25 ms, "
-            f"rep {self.rep_ms} ms, L2 cleared between runs",
+            f"rep {self.rep_ms} ms, L2 cleared between runs; '+graph' rows: "
+            "triton.testing.do_bench_cudagraph (median), host_us = host time per call "
+            "over 200 calls issued back to back",
             "flops": "4*B*Hq*Sq*Sk*D, halved for causal prefill (same count for every impl)",
             "decode_bytes": "2*B*Hkv*Sk*D*itemsize: unique K and V bytes, whatever the mode",
             "autotune": os.environ.get("ATTNFUZZ_AUTOTUNE", "1"),
