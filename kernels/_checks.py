@@ -20,9 +20,16 @@ PRECISIONS = ("ieee", "tf32")
 MAX_HEAD_DIM = 256
 
 
+# Read once: ``@triton.jit`` reads it when this package's kernels are
+# decorated, so a later change of the variable cannot change where they run,
+# and a short launch is bound by host time that an environment lookup per
+# check adds to.
+_INTERPRETING = os.environ.get("TRITON_INTERPRET", "0") == "1"
+
+
 def interpreting() -> bool:
     """True when kernels run under Triton's CPU interpreter."""
-    return os.environ.get("TRITON_INTERPRET", "0") == "1"
+    return _INTERPRETING
 
 
 def check_tensor(name: str, t: object, *, ndim: int | tuple[int, ...]) -> torch.Tensor:
