@@ -41,8 +41,10 @@ Decode (small Sq, long Sk).  Few query rows give few programs, far fewer
 than SMs, while the work is streaming K and V from memory.  ``flash_decode``
 splits the keys into ``num_splits`` contiguous ranges, one program per
 (range, KV head, row tile); each writes its normalised partial output and its
-LSE to fp32 scratch, and a second kernel merges the partials with weights
-``exp(lse_s - lse)`` (flash-decoding).  The row tile packs the GQA group: all
+LSE to fp32 scratch, and the last program of a tile to finish merges the
+tile's partials with weights ``exp(lse_s - lse)`` (flash-decoding in one
+launch: a second merge launch costs more host time than the merge costs the
+GPU).  The row tile packs the GQA group: all
 Sq rows of the ``Hq // Hkv`` query heads that share a KV head sit in one tile,
 so each K/V byte is read once per KV head instead of once per query head.
 
@@ -256,28 +258,81 @@ def _flash_fwd_kernel(
         tl.store(lse_ptr + pid_bh.to(tl.int64) * Sq + rows, lse, mask=rows < Sq)
 
 
+@triton.jit
+def _merge_splits(
+    part_ptrs, part_lse_ptrs, NUM_SPLITS, split_stride, split_lse_stride, row_ok, tile_mask,
+    w_shift, BLOCK_M: tl.constexpr, BLOCK_DV: tl.constexpr,
+):  # fmt: skip
+    """Merge one tile's per-split (output, LSE) partials, online over the splits.
+
+    Split s carries weight ``exp(lse_s)``; relative to the running max it is
+    ``exp2(lse2_s - m)`` with ``lse2 = lse * log2(e)``.  Empty splits have
+    ``lse = -inf`` (weight 0) and all-empty rows end as (0, -inf).  Weights
+    are scaled by ``2**-w_shift`` so that they sum to at most 1 (see
+    "Overflow" above).  The partials were written by other programs: ``.cg``
+    loads read them from L2, where their stores landed, never from a stale L1.
+    """
+    m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)
+    for s in tl.range(0, NUM_SPLITS):
+        s64 = tl.cast(s, tl.int64)
+        lse_s = tl.load(part_lse_ptrs + s64 * split_lse_stride, mask=row_ok,
+                        other=float("-inf"), cache_modifier=".cg") * _LOG2E  # fmt: skip
+        part = tl.load(part_ptrs + s64 * split_stride, mask=tile_mask, other=0.0,
+                       cache_modifier=".cg")  # fmt: skip
+        m_new = tl.maximum(m_i, lse_s)
+        shift = tl.where(m_new == float("-inf"), 0.0, m_new)
+        alpha = tl.math.exp2(m_i - shift)
+        w = tl.math.exp2(lse_s - (shift + w_shift))
+        # A zero-weight split's partial is 0, so 0 * part never makes NaN.
+        acc = acc * alpha[:, None] + w[:, None] * part
+        l_i = l_i * alpha + w
+        m_i = m_new
+    return _finish(acc, l_i, m_i, w_shift)
+
+
+@triton.jit
+def _store_rows(
+    o_ptr, lse_ptr, out, lse, batch, head, q_idx, Sq, H,
+    s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE: tl.constexpr,
+):  # fmt: skip
+    """Write a packed tile's rows: output through its strides, LSE contiguous (B, H, Sq)."""
+    q_idx64 = q_idx.to(tl.int64)
+    o_ptrs = (
+        o_ptr + batch * s_ob + head[:, None] * s_oh
+        + q_idx64[:, None] * s_om + offs_dv[None, :].to(tl.int64) * s_od
+    )  # fmt: skip
+    tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=tile_mask)
+    if STORE_LSE:
+        tl.store(lse_ptr + (batch * H + head) * Sq + q_idx64, lse, mask=row_ok)
+
+
 @triton.jit(do_not_specialize=["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV",
                                "NUM_SPLITS", "SPLIT_LEN"])  # fmt: skip
 def _flash_decode_kernel(
-    q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr,
+    q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, part_ptr, part_lse_ptr, count_ptr,
     Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, NUM_SPLITS, SPLIT_LEN,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
-    s_os, s_ob, s_oh, s_om, s_od,
-    s_ls, s_lb, s_lh, s_lm,
-    qk_scale, p_shift,
+    s_ob, s_oh, s_om, s_od,
+    qk_scale, p_shift, w_shift,
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, STORE_LSE: tl.constexpr, PRECISION: tl.constexpr,
-    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, MERGE: tl.constexpr,
 ):  # fmt: skip
-    """One key range of one packed row tile.
+    """One key range of one packed row tile, and the tile's merge if it finishes last.
 
     Tile row ``r`` is query row ``r % Sq`` of query head ``kv_head * GROUP +
-    r // Sq``.  The output (B, Hq, Sq, Dv) and LSE (B, Hq, Sq) are written
-    through their strides, offset by ``split`` times a split stride: with
-    several splits they are fp32 partials with a leading split dim, with one
-    split the final output (split stride 0).
+    r // Sq``.  The output (B, Hq, Sq, Dv) is written through its strides, the
+    LSE into a contiguous (B, Hq, Sq).  With one split (no MERGE) the range's
+    result is final.  With several, each program writes its fp32 partial to
+    scratch laid out (tile, split, row, Dv), then counts itself done on the
+    tile's counter; the program that counts last merges the tile's partials
+    and resets the counter to 0 for the next launch.  The counting atomic is
+    acq_rel at GPU scope, after a barrier of the program's warps: every
+    partial store happens before the count that the last program reads.
     """
     pid = tl.program_id(0)
     split = pid % NUM_SPLITS
@@ -330,73 +385,32 @@ def _flash_decode_kernel(
         )  # fmt: skip
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
-    split64 = split.to(tl.int64)
-    q_idx64 = q_idx.to(tl.int64)
     row_ok = r < rows_per_kv
-    o_ptrs = (
-        o_ptr + split64 * s_os + batch * s_ob + head[:, None] * s_oh
-        + q_idx64[:, None] * s_om + offs_dv[None, :].to(tl.int64) * s_od
-    )  # fmt: skip
-    tl.store(
-        o_ptrs, out.to(o_ptr.dtype.element_ty),
-        mask=row_ok[:, None] & (offs_dv[None, :] < HEAD_DV),
-    )  # fmt: skip
-    if STORE_LSE:
-        l_ptrs = lse_ptr + split64 * s_ls + batch * s_lb + head * s_lh + q_idx64 * s_lm
-        tl.store(l_ptrs, lse, mask=row_ok)
-
-
-@triton.jit(do_not_specialize=["R_TOTAL", "NUM_SPLITS", "H", "Sq", "HEAD_DV"])
-def _combine_kernel(
-    part_ptr, part_lse_ptr, o_ptr, lse_ptr,
-    R_TOTAL, NUM_SPLITS, H, Sq, HEAD_DV,
-    s_ob, s_oh, s_om, s_od, w_shift,
-    STORE_LSE: tl.constexpr,
-    BLOCK_R: tl.constexpr, BLOCK_DV: tl.constexpr,
-):  # fmt: skip
-    """Merge per-split (output, LSE) partials, online over the splits.
-
-    Rows are flat (B, Hq, Sq) indices: partials are contiguous (splits, rows,
-    Dv) and (splits, rows), the LSE contiguous (rows,), the output strided.
-    Split s carries weight ``exp(lse_s)``; relative to the running max it is
-    ``exp2(lse2_s - m)`` with ``lse2 = lse * log2(e)``.  Empty splits have
-    ``lse = -inf`` (weight 0) and all-empty rows end as (0, -inf).  Weights
-    are scaled by ``2**-w_shift`` so that they sum to at most 1 (see
-    "Overflow" above).
-    """
-    rows = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
-    row_ok = rows < R_TOTAL
-    offs_dv = tl.arange(0, BLOCK_DV)
     tile_mask = row_ok[:, None] & (offs_dv[None, :] < HEAD_DV)
-    rows64 = rows.to(tl.int64)
-    m_i = tl.full((BLOCK_R,), float("-inf"), dtype=tl.float32)
-    l_i = tl.zeros((BLOCK_R,), dtype=tl.float32)
-    acc = tl.zeros((BLOCK_R, BLOCK_DV), dtype=tl.float32)
-    for s in tl.range(0, NUM_SPLITS):
-        flat = tl.cast(s, tl.int64) * R_TOTAL + rows64
-        lse_s = tl.load(part_lse_ptr + flat, mask=row_ok, other=float("-inf")) * _LOG2E
-        part = tl.load(
-            part_ptr + flat[:, None] * HEAD_DV + offs_dv[None, :], mask=tile_mask, other=0.0
-        )
-        m_new = tl.maximum(m_i, lse_s)
-        shift = tl.where(m_new == float("-inf"), 0.0, m_new)
-        alpha = tl.math.exp2(m_i - shift)
-        w = tl.math.exp2(lse_s - (shift + w_shift))
-        # A zero-weight split's partial is 0, so 0 * part never makes NaN.
-        acc = acc * alpha[:, None] + w[:, None] * part
-        l_i = l_i * alpha + w
-        m_i = m_new
-    out, lse = _finish(acc, l_i, m_i, w_shift)
-    batch = rows64 // (H * Sq)
-    head = (rows64 // Sq) % H
-    q_idx = rows64 % Sq
-    o_ptrs = (
-        o_ptr + batch[:, None] * s_ob + head[:, None] * s_oh + q_idx[:, None] * s_om
-        + offs_dv[None, :].to(tl.int64) * s_od
-    )  # fmt: skip
-    tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=tile_mask)
-    if STORE_LSE:
-        tl.store(lse_ptr + rows64, lse, mask=row_ok)
+    if MERGE:
+        rows_local = tl.arange(0, BLOCK_M)
+        split_stride = BLOCK_M * BLOCK_DV
+        part_ptrs = (
+            part_ptr + tile.to(tl.int64) * NUM_SPLITS * split_stride
+            + rows_local[:, None] * BLOCK_DV + offs_dv[None, :]
+        )  # fmt: skip
+        part_lse_ptrs = part_lse_ptr + tile.to(tl.int64) * NUM_SPLITS * BLOCK_M + rows_local
+        split64 = split.to(tl.int64)
+        tl.store(part_ptrs + split64 * split_stride, out, mask=tile_mask)
+        tl.store(part_lse_ptrs + split64 * BLOCK_M, lse, mask=row_ok)
+        tl.debug_barrier()
+        done = tl.atomic_add(count_ptr + tile, 1, sem="acq_rel", scope="gpu")
+        if done == NUM_SPLITS - 1:
+            out, lse = _merge_splits(
+                part_ptrs, part_lse_ptrs, NUM_SPLITS, split_stride, BLOCK_M, row_ok, tile_mask,
+                w_shift, BLOCK_M, BLOCK_DV,
+            )  # fmt: skip
+            _store_rows(o_ptr, lse_ptr, out, lse, batch, head, q_idx, Sq, HKV * GROUP,
+                        s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE)  # fmt: skip
+            tl.atomic_xchg(count_ptr + tile, 0, sem="relaxed", scope="gpu")
+    else:
+        _store_rows(o_ptr, lse_ptr, out, lse, batch, head, q_idx, Sq, HKV * GROUP,
+                    s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE)  # fmt: skip
 
 
 # --------------------------------------------------------------------------
@@ -413,9 +427,22 @@ class Config(NamedTuple):
     num_stages: int
 
 
+# Plain integer helpers for the launchers: triton.cdiv and
+# triton.next_power_of_2 are constexpr_function wrappers in Triton 3.6 that
+# cost microseconds per call from host code, and short launches are bound by
+# host time.
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _next_pow2(n: int) -> int:
+    """The smallest power of two >= n (1 for n <= 1)."""
+    return 1 << max(n - 1, 0).bit_length()
+
+
 def _head_block(dim: int) -> int:
     """Pad a head dim to a power of two, at least 16 (the smallest dot operand)."""
-    return max(16, triton.next_power_of_2(dim))
+    return max(16, _next_pow2(dim))
 
 
 def _head_meta(dims: AttentionDims) -> dict[str, int | bool]:
@@ -459,7 +486,7 @@ _CONFIGS: dict[tuple[str, int], list[Config]] = {
     ],
     ("16bit", 128): [
         Config(128, 64, 8, 3), Config(128, 128, 8, 3), Config(128, 128, 8, 2),
-        Config(128, 64, 8, 4), Config(64, 64, 4, 3),
+        Config(128, 64, 8, 4), Config(64, 64, 4, 3), Config(64, 32, 4, 3),
     ],
     ("16bit", 256): [
         Config(64, 64, 8, 2), Config(128, 64, 8, 2), Config(64, 32, 8, 3), Config(128, 32, 8, 2),
@@ -521,7 +548,7 @@ def _autotuning(sq: int, sk: int) -> bool:
 
 
 def _length_bucket(n: int) -> int:
-    return triton.next_power_of_2(max(n, 1))
+    return _next_pow2(n)
 
 
 @functools.cache
@@ -552,7 +579,7 @@ DECODE_MIN_SK = 64
 def decode_config(dtype: torch.dtype, precision: str, d: int, dv: int, group: int,
                   sq: int) -> Config:  # fmt: skip
     """Decode tiles: BLOCK_M holds the packed GQA rows (group * Sq), 16 to 64."""
-    block_m = min(max(16, triton.next_power_of_2(group * sq)), 64)
+    block_m = min(max(16, _next_pow2(group * sq)), 64)
     if interpreting():
         return Config(block_m, 64, 4, 1)
     kind, wide = _tile_kind(dtype, precision, d, dv)
@@ -581,14 +608,14 @@ def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int
     at least 256 keys per range, one range if the tiles alone fill the GPU.
     Interpreter: a few ranges, so the merge is exercised.
     """
-    blocks = triton.cdiv(sk_visible, block_n)
+    blocks = _cdiv(sk_visible, block_n)
     if interpreting():
         return max(1, min(blocks, 4))
-    tiles = dims.batch * dims.hkv * triton.cdiv(dims.group * dims.sq, block_m)
+    tiles = dims.batch * dims.hkv * _cdiv(dims.group * dims.sq, block_m)
     index = device.index if device.index is not None else torch.cuda.current_device()
     slots = 2 * _num_sms(index)
     want = max(1, slots // tiles)
-    return max(1, min(want, triton.cdiv(sk_visible, 256), blocks))
+    return max(1, min(want, _cdiv(sk_visible, 256), blocks))
 
 
 # --------------------------------------------------------------------------
@@ -607,6 +634,14 @@ def weight_shift(v_dtype: torch.dtype, terms: int) -> float:
     return float(math.ceil(math.log2(terms)))
 
 
+# The tuned config of each autotuning key, as the tuner chose it: later
+# launches with that key go straight to the kernel, without the tuner's
+# per-call argument dictionaries (host time that short launches are bound by).
+# Every config computes the same result, so a coarser key than the tuner's
+# could only cost speed, never correctness.
+_TUNED: dict[tuple, Config] = {}
+
+
 def launch_prefill(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
@@ -618,11 +653,12 @@ def launch_prefill(
     are autotuned on the GPU and everything else takes ``prefill_config``.
     """
     qk_scale = dims.scale * LOG2E
+    bucket_sq, bucket_sk = _length_bucket(dims.sq), _length_bucket(dims.sk)
     args = (
         q, k, v, out, lse if lse is not None else out,
         dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, dims.d, dims.dv,
         *q.stride(), *k.stride(), *v.stride(), *out.stride(),
-        qk_scale, weight_shift(v.dtype, dims.sk), _length_bucket(dims.sq), _length_bucket(dims.sk),
+        qk_scale, weight_shift(v.dtype, dims.sk), bucket_sq, bucket_sk,
     )  # fmt: skip
     meta = dict(
         **_head_meta(dims),
@@ -630,14 +666,75 @@ def launch_prefill(
     )  # fmt: skip
     bh = dims.batch * dims.hq
     if config is None and _autotuning(dims.sq, dims.sk):
-        grid = lambda m: (triton.cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
-        _flash_fwd_tuned[grid](*args, **meta)
-        return
+        key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype,
+               lse is not None)  # fmt: skip
+        config = _TUNED.get(key)
+        if config is None:
+            grid = lambda m: (_cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
+            _flash_fwd_tuned[grid](*args, **meta)
+            _TUNED[key] = _config_of(_flash_fwd_tuned.best_config)
+            return
     c = config or prefill_config(q.dtype, precision, dims.d, dims.dv)
-    _flash_fwd_kernel[(triton.cdiv(dims.sq, c.block_m) * bh,)](
+    _flash_fwd_kernel[(_cdiv(dims.sq, c.block_m) * bh,)](
         *args, **meta,
         BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps, num_stages=c.num_stages,
     )  # fmt: skip
+
+
+class DecodePlan(NamedTuple):
+    """How ``launch_decode`` runs one shape: tiles, key ranges, constants."""
+
+    config: Config
+    splits: int  # key ranges actually used (0: no row sees a key)
+    split_len: int  # keys per range, whole blocks
+    tiles: int  # packed row tiles
+    head_meta: tuple[tuple[str, int | bool], ...]
+    p_shift: float  # weight shift within a range (see "Overflow")
+    w_shift: float  # weight shift of the merge over the ranges
+
+
+@functools.lru_cache(maxsize=1024)
+def decode_plan(dims: AttentionDims, dtype: torch.dtype, precision: str, causal: bool,
+                device: torch.device, num_splits: int | None = None,
+                config: Config | None = None) -> DecodePlan:  # fmt: skip
+    """The launch plan of ``launch_decode``, cached: a decode step repeats its shape.
+
+    The key ranges are whole blocks of ``split_len`` keys, so the requested
+    ``num_splits`` becomes the fewest ranges of that many blocks covering the
+    keys any row can see (causal rows see at most ``Sq + diagonal`` keys).
+    """
+    c = config or decode_config(dtype, precision, dims.d, dims.dv, dims.group, dims.sq)
+    sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal)) if causal else dims.sk
+    tiles = dims.batch * dims.hkv * _cdiv(dims.group * dims.sq, c.block_m)
+    meta = tuple(_head_meta(dims).items())
+    if sk_visible == 0:
+        return DecodePlan(c, 0, 0, tiles, meta, 0.0, 0.0)
+    if num_splits is None:
+        num_splits = plan_splits(dims, sk_visible, c.block_m, c.block_n, device)
+    split_len = _cdiv(_cdiv(sk_visible, num_splits), c.block_n) * c.block_n
+    splits = _cdiv(sk_visible, split_len)
+    return DecodePlan(c, splits, split_len, tiles, meta, weight_shift(dtype, split_len),
+                      weight_shift(torch.float32, splits))  # fmt: skip
+
+
+# Per (device, stream): one int32 counter per decode tile, 0 between launches
+# (the merging program resets its tile's).  Launches on one stream run one
+# after another, so they can share counters; launches on different streams
+# may overlap and get their own.
+_COUNTERS: dict[tuple[int, int], torch.Tensor] = {}
+
+
+def _tile_counters(device: torch.device, tiles: int) -> torch.Tensor:
+    if interpreting():
+        key = (-1, 0)
+    else:
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        key = (index, torch._C._cuda_getCurrentRawStream(index))
+    counters = _COUNTERS.get(key)
+    if counters is None or counters.numel() < tiles:
+        counters = torch.zeros(max(tiles, 1024), dtype=torch.int32, device=device)
+        _COUNTERS[key] = counters
+    return counters
 
 
 def launch_decode(
@@ -647,49 +744,44 @@ def launch_decode(
 ) -> int:  # fmt: skip
     """Run split-K decode into ``out`` (any strides) and contiguous ``lse``; returns the splits.
 
-    The key ranges are whole blocks of ``SPLIT_LEN`` keys, so the requested
-    ``num_splits`` becomes the fewest ranges of that many blocks covering the
-    keys any row can see (causal rows see at most ``Sq + diagonal`` keys).
+    One launch: with several key ranges, the last program of each tile to
+    finish merges its ranges (see ``_flash_decode_kernel``).
     """
-    c = config or decode_config(q.dtype, precision, dims.d, dims.dv, dims.group, dims.sq)
-    sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal)) if causal else dims.sk
-    if sk_visible == 0:
+    plan = decode_plan(dims, v.dtype, precision, causal, q.device, num_splits, config)
+    if plan.splits == 0:
         out.zero_()
         if lse is not None:
             lse.fill_(float("-inf"))
         return 0
-    if num_splits is None:
-        num_splits = plan_splits(dims, sk_visible, c.block_m, c.block_n, q.device)
-    split_len = triton.cdiv(triton.cdiv(sk_visible, num_splits), c.block_n) * c.block_n
-    splits = triton.cdiv(sk_visible, split_len)
-    rows = dims.batch * dims.hq * dims.sq
-    if splits == 1:
-        part, part_lse = out, lse
-        part_strides = (0, *out.stride())
-        lse_strides = (0, *lse.stride()) if lse is not None else (0, 0, 0, 0)
+    c, splits = plan.config, plan.splits
+    meta = dict(plan.head_meta)
+    merge = splits > 1
+    if merge:
+        # One allocation for both scratch buffers: (tile, split, row, Dv)
+        # partial outputs, then (tile, split, row) partial LSEs.
+        # Under the interpreter it starts as NaN, so that a merge reading a
+        # range nobody wrote shows in the output instead of reading stale
+        # partials of an earlier launch that reused the memory.
+        n_part = plan.tiles * splits * c.block_m * meta["BLOCK_DV"]
+        n_all = n_part + plan.tiles * splits * c.block_m
+        if interpreting():
+            scratch = torch.full((n_all,), float("nan"), device=q.device)
+        else:
+            scratch = torch.empty(n_all, dtype=torch.float32, device=q.device)
+        part, part_lse = scratch[:n_part], scratch[n_part:]
+        counters = _tile_counters(q.device, plan.tiles)
     else:
-        shape = (splits, dims.batch, dims.hq, dims.sq)
-        part = torch.empty((*shape, dims.dv), dtype=torch.float32, device=q.device)
-        part_lse = torch.empty(shape, dtype=torch.float32, device=q.device)
-        part_strides, lse_strides = part.stride(), part_lse.stride()
-    tiles = dims.batch * dims.hkv * triton.cdiv(dims.group * dims.sq, c.block_m)
-    _flash_decode_kernel[(tiles * splits,)](
-        q, k, v, part, part_lse if part_lse is not None else part,
-        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv, splits, split_len,
-        *q.stride(), *k.stride(), *v.stride(), *part_strides, *lse_strides,
-        dims.scale * LOG2E, weight_shift(v.dtype, split_len),
-        **_head_meta(dims), CAUSAL=causal, STORE_LSE=part_lse is not None, PRECISION=precision,
-        BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps, num_stages=c.num_stages,
+        part = part_lse = counters = out
+    _flash_decode_kernel[(plan.tiles * splits,)](
+        q, k, v, out, lse if lse is not None else out, part, part_lse, counters,
+        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
+        splits, plan.split_len,
+        *q.stride(), *k.stride(), *v.stride(), *out.stride(),
+        dims.scale * LOG2E, plan.p_shift, plan.w_shift,
+        **meta, CAUSAL=causal, STORE_LSE=lse is not None, PRECISION=precision,
+        BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge,
+        num_warps=c.num_warps, num_stages=c.num_stages,
     )  # fmt: skip
-    if splits > 1:
-        block_r = 64 if interpreting() else 4
-        _combine_kernel[(triton.cdiv(rows, block_r),)](
-            part, part_lse, out, lse if lse is not None else part_lse,
-            rows, splits, dims.hq, dims.sq, dims.dv, *out.stride(),
-            weight_shift(torch.float32, splits),
-            STORE_LSE=lse is not None,
-            BLOCK_R=block_r, BLOCK_DV=_head_block(dims.dv), num_warps=4,
-        )  # fmt: skip
     return splits
 
 

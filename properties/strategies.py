@@ -104,8 +104,11 @@ def attention_cases(
                                    layout_names, families))  # fmt: skip
     sq = draw(st.integers(1, 16) if decode else seq_lens(max_seq))
     # Sk < Sq as often as Sk > Sq: bottom-right causal rows then see no key.
-    # Decode splits the keys into ranges of whole 64-key blocks: long Sk often.
-    longer = st.integers(65, 5 * 64) if decode else st.integers(sq, max(sq, max_seq))
+    # Decode splits the keys into ranges of whole 64-key blocks: long Sk often,
+    # and past two blocks, so the merge sees three or more ranges (with two, a
+    # merge run one range early still ends right on the interpreter, whose
+    # programs run in order: the second merge overwrites the first).
+    longer = st.integers(129, 5 * 64) if decode else st.integers(sq, max(sq, max_seq))
     # Sk a whole block or more below Sq: bottom-right causal query blocks then
     # start with keys that only some of their rows see.
     below = st.integers(min(64, sq), max(min(64, sq), sq - 2))
