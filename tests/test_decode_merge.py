@@ -64,7 +64,6 @@ def _counters_are_zero() -> bool:
 def test_repeated_launches_agree_bit_for_bit_and_reset_their_counters(seed, dtype):
     q, k, v = _inputs(seed, dtype, SHAPE)
     out, lse = fa.flash_decode(q, k, v, num_splits=SPLITS, return_lse=True)
-    assert fa.decode_plan.cache_info().currsize > 0
     _assert_matches_oracle(q, k, v, out, lse)
     for i in range(LAUNCHES):
         again, again_lse = fa.flash_decode(q, k, v, num_splits=SPLITS, return_lse=True)
