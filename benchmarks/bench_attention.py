@@ -390,7 +390,7 @@ class Bench:
             "cuda": torch.version.cuda,
             "cudnn": torch.backends.cudnn.version(),
             "python": platform.python_version(),
-            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "quick": self.quick,
             "timing": "triton.testing.do_bench, return_mode='median', warmup 25 ms, "
             f"rep {self.rep_ms} ms, L2 cleared between runs; '+graph' rows: "

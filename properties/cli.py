@@ -136,12 +136,11 @@ def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tall
     try:
         fuzz()
     except Exception as exc:
-        # A failing case, or Hypothesis' group of several (or of flaky replays
-        # after a GPU fault); anything else is a harness bug and propagates.
-        if not isinstance(exc, AssertionError) and not hasattr(exc, "exceptions"):
+        failures = harness.failures_of(exc)
+        if failures is None:
             raise
         tally.failures += 1
-        text = _exception_text(exc)
+        text = "\n".join(str(f) for f in failures)
         for line in text.splitlines():
             if line.strip().startswith("dump:"):
                 tally.dumps.append(line.split("dump:", 1)[1].strip())
@@ -152,14 +151,6 @@ def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tall
 
 class ContextLost(Exception):
     """A kernel killed this process's CUDA context: no later case can run."""
-
-
-def _exception_text(exc: BaseException) -> str:
-    """The messages of an exception and, for a group, of its members."""
-    parts = [str(exc)]
-    for sub in getattr(exc, "exceptions", ()):
-        parts.append(_exception_text(sub))
-    return "\n".join(p for p in parts if p)
 
 
 def _bar(done: float, width: int = 24) -> str:

@@ -98,6 +98,16 @@ def lost_context() -> str | None:
     return _LOST_CONTEXT[0] if _LOST_CONTEXT else None
 
 
+def failures_of(exc: BaseException) -> list[BaseException] | None:
+    """The failures in what a Hypothesis test raised: ``[exc]`` for a failing
+    case, the members (flattened) of a group of several distinct failures or
+    of flaky replays; None for anything else, which is a harness bug."""
+    members = getattr(exc, "exceptions", None)
+    if members:
+        return [leaf for m in members for leaf in failures_of(m) or [m]]
+    return [exc] if isinstance(exc, AssertionError) else None
+
+
 def check(
     prop: str,
     impl_name: str,

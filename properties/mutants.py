@@ -268,15 +268,11 @@ def _worker(
             restrict = {"layout_names": layouts or strategies.NAMES,
                         "families": families or strategies.FAMILIES}  # fmt: skip
             probe_for(prop, impl, strategies.for_property(prop, impl, dtype, **restrict))()
-        except (AssertionError, ExceptionGroup) as exc:
-            # Several distinct failures come as a group: report the first.
-            failure: BaseException = exc
-            while isinstance(failure, ExceptionGroup):
-                group = failure.subgroup(AssertionError)
-                if group is None:
-                    raise
-                failure = group.exceptions[0]
-            first = str(failure).strip().splitlines()
+        except Exception as exc:
+            failures = harness.failures_of(exc)
+            if failures is None:
+                raise
+            first = str(failures[0]).strip().splitlines()
             return {
                 "killed": True,
                 "property": f"{prop}/{impl}/{dtype}",

@@ -58,3 +58,24 @@ def test_a_fault_is_dumped_and_later_checks_say_they_did_not_run(tmp_path, monke
     with pytest.raises(AssertionError, match="did not run: this process lost its CUDA context"):
         _once(AttentionCase(batch=1, hq=1, hkv=1, sq=2, sk=2, d=8, dv=8))
     assert len(list(tmp_path.iterdir())) == 1  # no dump blames the innocent case
+
+
+def test_hypothesis_groups_of_failures_are_read_member_by_member():
+    """Hypothesis reports several distinct failures as one group; the campaign
+    and the mutant runner must count it as failing, with each member's text."""
+
+    @settings(database=None, phases=(Phase.explicit,))
+    @example(3)
+    @example(7)
+    @given(st.integers())
+    def two_bugs(n):
+        assert n != 3, "three"
+        assert n != 7, "seven"
+
+    with pytest.raises(Exception) as info:
+        two_bugs()
+    failures = harness.failures_of(info.value)
+    assert failures is not None
+    assert sorted(str(f).splitlines()[0] for f in failures) == ["seven", "three"]
+    assert harness.failures_of(AssertionError("one")) is not None
+    assert harness.failures_of(ValueError("a harness bug")) is None
