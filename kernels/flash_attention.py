@@ -235,24 +235,31 @@ def _flash_fwd_kernel(
             DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
             BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, NEG_SCALE, PRECISION,
         )  # fmt: skip
-    for start_n in tl.range(full_end, kv_hi, BLOCK_N):
-        start = tl.cast(start_n, tl.int64)
-        acc, l_i, m_i = _attend_block(
-            acc, l_i, m_i, q,
-            k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
-            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, NEG_SCALE, PRECISION,
-        )  # fmt: skip
+    # Entered only when it has work: its software pipeline's prologue and
+    # drain cost a program time even for zero trips.
+    if full_end < kv_hi:
+        for start_n in tl.range(full_end, kv_hi, BLOCK_N):
+            start = tl.cast(start_n, tl.int64)
+            acc, l_i, m_i = _attend_block(
+                acc, l_i, m_i, q,
+                k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
+                DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
+                BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, NEG_SCALE, PRECISION,
+            )  # fmt: skip
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
     o_ptrs = (
         o_ptr + batch * s_ob + head * s_oh
         + rows[:, None].to(tl.int64) * s_om + offs_dv[None, :].to(tl.int64) * s_od
     )  # fmt: skip
-    tl.store(
-        o_ptrs, out.to(o_ptr.dtype.element_ty),
-        mask=(rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV),
-    )  # fmt: skip
+    # A mask on the head dim is a runtime value (HEAD_DV is not specialised),
+    # which would make every element its own 2-byte store; only padded heads
+    # need it.
+    if PAD_DV:
+        o_mask = (rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV)
+    else:
+        o_mask = rows[:, None] < Sq
+    tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=o_mask)
     if STORE_LSE:
         # lse is allocated here, contiguous (B, Hq, Sq).
         tl.store(lse_ptr + pid_bh.to(tl.int64) * Sq + rows, lse, mask=rows < Sq)
@@ -386,7 +393,10 @@ def _flash_decode_kernel(
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
     row_ok = r < rows_per_kv
-    tile_mask = row_ok[:, None] & (offs_dv[None, :] < HEAD_DV)
+    if PAD_DV:
+        tile_mask = row_ok[:, None] & (offs_dv[None, :] < HEAD_DV)
+    else:  # uniform along the head dim, so loads and stores stay vectorised
+        tile_mask = tl.broadcast_to(row_ok[:, None], (BLOCK_M, BLOCK_DV))
     if MERGE:
         rows_local = tl.arange(0, BLOCK_M)
         split_stride = BLOCK_M * BLOCK_DV
@@ -485,8 +495,8 @@ _CONFIGS: dict[tuple[str, int], list[Config]] = {
         Config(64, 64, 4, 3), Config(128, 32, 4, 4),
     ],
     ("16bit", 128): [
-        Config(128, 64, 8, 3), Config(128, 128, 8, 3), Config(128, 128, 8, 2),
-        Config(128, 64, 8, 4), Config(64, 64, 4, 3), Config(64, 32, 4, 3),
+        Config(64, 64, 4, 3), Config(128, 64, 8, 3), Config(128, 128, 8, 3),
+        Config(128, 128, 8, 2), Config(128, 64, 8, 4), Config(64, 32, 4, 3),
     ],
     ("16bit", 256): [
         Config(64, 64, 8, 2), Config(128, 64, 8, 2), Config(64, 32, 8, 3), Config(128, 32, 8, 2),
