@@ -68,15 +68,45 @@ def out_shape(case: Case) -> tuple[int, ...]:
     return case.shape
 
 
+# How far (in multiples of the output's size) a stray store may land and still
+# be caught on the interpreter.  A store through a tile padded past a dim of n
+# elements misses the output by fewer than ``tile`` strides of that dim, and
+# that stride is at most size / n: with tiles of up to 64 along a dim of one
+# element (a 64-row tile over Sq = 1), the miss stays within 64 sizes.
+STORE_REACH = 64
+# The widest margin, in elements (1 MB of fp32; about 2 ms of filling and
+# checking per run).  Outputs of up to 4096 elements get the full reach, and
+# the outputs that tiles overshoot the furthest (a dim of one element) are
+# small ones.
+MAX_MARGIN = 1 << 18
+
+
+def store_margin(count: int) -> int:
+    """NaN elements on each side of an output of ``count`` elements, beyond its layout's own.
+
+    On the interpreter an out-of-bounds store writes process memory: past the
+    layout's small guard it corrupts the heap and kills the worker instead of
+    failing the check.  There the output gets ``STORE_REACH`` times its size
+    on each side (at most ``MAX_MARGIN``), in whole 64-element steps so that
+    the base keeps its alignment.  Compiled kernels get none: a wild store
+    there faults or is found by compute-sanitizer.
+    """
+    if not backend.interpreting():
+        return 0
+    return -(-min(STORE_REACH * count, MAX_MARGIN) // 64) * 64
+
+
 def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run:
     """Run ``impl`` on ``case`` with a poisoned, guarded output; check memory safety."""
     built = built or build(case, backend.device())
     device = next(iter(built.inputs.values())).device
-    layout = getattr(case, "out_layout", Layout())
     shape = out_shape(case)
+    drawn = getattr(case, "out_layout", Layout())
+    margin = store_margin(math.prod(shape))
+    layout = replace(drawn, front=drawn.front + margin, guard=drawn.guard + margin)
     poisoned = torch.full(shape, math.nan, dtype=case.torch_dtype, device=device)
     placed = materialize(poisoned, layout)
-    covered = materialize(torch.ones(shape), layout, fill=0.0).buffer.to(device) != 0
+    covered = materialize(torch.ones(shape), drawn, fill=0.0).buffer.to(device) != 0
     before = {r: b.clone() for r, b in built.buffers.items()}
 
     out = placed.tensor if impl.writes_out else None
@@ -100,7 +130,9 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     if impl.writes_out:
         if results["out"].data_ptr() != placed.tensor.data_ptr():
             raise AssertionError(f"{impl.name} did not return the out tensor it was given")
-        guard = placed.buffer[~covered]
+        buf = placed.buffer
+        inner = buf[margin : buf.numel() - margin]  # the buffer of the drawn layout
+        guard = torch.cat([buf[:margin], inner[~covered], buf[buf.numel() - margin :]])
         safety.append(_flag("guard region written (out-of-bounds store)", ~torch.isnan(guard)))
     for role, buf in built.buffers.items():
         changed = ~_same_bits(before[role], buf)

@@ -8,13 +8,15 @@ process must say it did not run, naming the case that faulted.
 
 from __future__ import annotations
 
+import ctypes
 import json
 
 import pytest
+import torch
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from properties import harness, implementations
+from properties import backend, checks, harness, implementations
 from properties.cases import AttentionCase
 from properties.implementations import Implementation
 
@@ -79,3 +81,27 @@ def test_hypothesis_groups_of_failures_are_read_member_by_member():
     assert sorted(str(f).splitlines()[0] for f in failures) == ["seven", "three"]
     assert harness.failures_of(AssertionError("one")) is not None
     assert harness.failures_of(ValueError("a harness bug")) is None
+
+
+def _stray_store(reach: int):
+    """An attention 'kernel' that fills ``out`` and also writes one element
+    ``reach`` output-sizes past its end, as a store through a padded tile does."""
+
+    def run(q, k, v, out, **kw):
+        out.zero_()
+        stray = out.data_ptr() + (reach * out.numel() - 1) * out.element_size()
+        ctypes.memmove(stray, torch.zeros(1, dtype=out.dtype).data_ptr(), out.element_size())
+        return {"out": out}
+
+    return Implementation("stray_store_for_tests", "attention", run, description="stray store")
+
+
+@pytest.mark.skipif(not backend.interpreting(), reason="CPU memory: the interpreter's guards")
+@pytest.mark.parametrize("reach", [2, checks.STORE_REACH])
+def test_a_far_stray_store_fails_the_check_instead_of_corrupting_the_heap(reach):
+    """On the interpreter an out-of-bounds store writes process memory; it must
+    land in the output's guard and be reported, not corrupt the heap."""
+    case = AttentionCase(batch=1, hq=1, hkv=1, sq=1, sk=2, d=8, dv=8)
+    run = checks.execute(_stray_store(reach), case)
+    flagged = [v.check for v in run.safety if v.ratio > 1]
+    assert flagged == ["guard region written (out-of-bounds store)"]
