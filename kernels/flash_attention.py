@@ -252,9 +252,9 @@ def _flash_fwd_kernel(
         o_ptr + batch * s_ob + head * s_oh
         + rows[:, None].to(tl.int64) * s_om + offs_dv[None, :].to(tl.int64) * s_od
     )  # fmt: skip
-    # A mask on the head dim is a runtime value (HEAD_DV is not specialised),
-    # which would make every element its own 2-byte store; only padded heads
-    # need it.
+    # A mask on the head dim compares against a runtime value (HEAD_DV is not
+    # specialised), which turns the store into one scalar store per element;
+    # only padded heads need it.
     if PAD_DV:
         o_mask = (rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV)
     else:
