@@ -483,12 +483,15 @@ def _tile_kind(dtype: torch.dtype, precision: str, d: int, dv: int) -> tuple[str
 # Prefill configs for the H200 (sm_90: 227 KB shared memory per block, 255
 # registers per thread), as Config(BLOCK_M, BLOCK_N, num_warps, num_stages).
 # The first entry of each list is the untuned default; the autotuner picks
-# among all of them.  Every entry compiles for sm_90 without register spills
-# and within shared memory at H = 16, D = Dv = the key's width.  The fp32 score
-# and accumulator tiles live in registers (128 x 128 fp32 over 8 warps is 64
-# registers per thread apiece), so wide heads get shorter tiles.  fp32 'ieee'
-# dots run on the FMA units with operands in registers and need far smaller
-# tiles than 'tf32' (tensor cores) to avoid spilling.
+# among all of them.  Every entry compiles for sm_90 within shared memory at
+# H = 16, D = Dv = the key's width, and without register spills but for
+# tf32 16/32 w8 s2 at width 256 (8 bytes; ``benchmarks/sm90_codegen.py``
+# reads this, and tests/test_sm90_codegen.py holds the 16-bit D = 128
+# entries to it).  The fp32 score and accumulator tiles live in registers
+# (128 x 128 fp32 over 8 warps is 64 registers per thread apiece), so wide
+# heads get shorter tiles.  fp32 'ieee' dots run on the FMA units with
+# operands in registers and need far smaller tiles than 'tf32' (tensor
+# cores) to avoid spilling.
 _CONFIGS: dict[tuple[str, int], list[Config]] = {
     ("16bit", 64): [
         Config(128, 64, 4, 3), Config(128, 128, 8, 3), Config(128, 64, 8, 4),
