@@ -147,6 +147,33 @@ def _attend_block(
 
 
 @triton.jit
+def _attend_range(
+    acc, l_i, m_i, q,
+    k_tile, v_tile, s_kn, s_vn, q_idx, lo, hi, kv_end, diagonal, qk_scale, p_shift,
+    head_d, head_dv,
+    BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr,
+    PRECISION: tl.constexpr,
+):  # fmt: skip
+    """Fold keys [lo, hi) into (acc, l, m), one ``_attend_block`` per BLOCK_N keys.
+
+    ``k_tile``/``v_tile`` point at the first BLOCK_N keys of the (batch, KV
+    head); ``lo`` is a whole number of blocks.
+    """
+    offs_n = tl.arange(0, BLOCK_N)
+    for start_n in tl.range(lo, hi, BLOCK_N):
+        start = tl.cast(start_n, tl.int64)
+        acc, l_i, m_i = _attend_block(
+            acc, l_i, m_i, q,
+            k_tile + start * s_kn, v_tile + start * s_vn, q_idx, start_n + offs_n, kv_end,
+            diagonal, qk_scale, p_shift, head_d, head_dv,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, NEG_SCALE, PRECISION,
+        )  # fmt: skip
+    return acc, l_i, m_i
+
+
+@triton.jit
 def _finish(acc, l_i, m_i, p_shift):
     """(acc / l, natural-log LSE); rows that saw no key give (0, -inf)."""
     seen = l_i > 0.0
@@ -227,25 +254,19 @@ def _flash_fwd_kernel(
         full_end = (Sk // BLOCK_N) * BLOCK_N
         kv_hi = Sk
 
-    for start_n in tl.range(0, full_end, BLOCK_N):
-        start = tl.cast(start_n, tl.int64)
-        acc, l_i, m_i = _attend_block(
-            acc, l_i, m_i, q,
-            k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
-            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, NEG_SCALE, PRECISION,
-        )  # fmt: skip
+    acc, l_i, m_i = _attend_range(
+        acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk,
+        DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
+        BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, NEG_SCALE, PRECISION,
+    )  # fmt: skip
     # Entered only when it has work: its software pipeline's prologue and
     # drain cost a program time even for zero trips.
     if full_end < kv_hi:
-        for start_n in tl.range(full_end, kv_hi, BLOCK_N):
-            start = tl.cast(start_n, tl.int64)
-            acc, l_i, m_i = _attend_block(
-                acc, l_i, m_i, q,
-                k_tile + start * s_kn, v_tile + start * s_vn, rows, start_n + offs_n, Sk,
-                DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
-                BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, NEG_SCALE, PRECISION,
-            )  # fmt: skip
+        acc, l_i, m_i = _attend_range(
+            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, full_end, kv_hi, Sk,
+            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, NEG_SCALE, PRECISION,
+        )  # fmt: skip
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
     o_ptrs = (
@@ -382,14 +403,11 @@ def _flash_decode_kernel(
     kv_hi = kv_end
     if CAUSAL:
         kv_hi = tl.minimum(kv_hi, Sq + DIAGONAL)  # past the last row's last key
-    for start_n in tl.range(kv_lo, kv_hi, BLOCK_N):
-        start = tl.cast(start_n, tl.int64)
-        acc, l_i, m_i = _attend_block(
-            acc, l_i, m_i, q,
-            k_tile + start * s_kn, v_tile + start * s_vn, q_idx, start_n + offs_n, kv_end,
-            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, False, PRECISION,
-        )  # fmt: skip
+    acc, l_i, m_i = _attend_range(
+        acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, q_idx, kv_lo, kv_hi, kv_end,
+        DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
+        BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, False, PRECISION,
+    )  # fmt: skip
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
     row_ok = r < rows_per_kv
