@@ -71,6 +71,24 @@ def flash_module():
     return importlib.import_module("kernels.flash_attention")
 
 
+def per_call_us(fn: Callable[[], object], calls: int) -> tuple[float, float]:
+    """(host time to issue one call, wall time per call) in microseconds, over
+    ``calls`` calls issued back to back with no synchronisation between them."""
+    import time
+
+    import torch
+
+    fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    t2 = time.perf_counter()
+    return (t1 - t0) / calls * 1e6, (t2 - t0) / calls * 1e6
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer points and shorter timing")
@@ -140,16 +158,7 @@ class Bench:
     def host_us(self, fn: Callable[[], object], calls: int = 200) -> float:
         """Host time per call when calls are issued back to back: when it
         exceeds the GPU time, stream timing measures the host, not the kernel."""
-        import time
-
-        fn()
-        self.torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        t1 = time.perf_counter()
-        self.torch.cuda.synchronize()
-        return (t1 - t0) / calls * 1e6
+        return per_call_us(fn, calls)[0]
 
     def record(self, point: dict, impl: str, mode: str, fn: Callable[[], object] | None,
                work: float, unit: str, note: str = "", *, graph: bool = False) -> None:  # fmt: skip

@@ -19,8 +19,9 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
+
+from bench_attention import per_call_us
 
 ROOT = Path(__file__).resolve().parents[1]
 # (B, Hq, Hkv, Sq, Sk, D): the benchmark's Qwen3 shapes at its short points.
@@ -29,19 +30,6 @@ POINTS = {
     "decode Sk=4k": (4, 16, 8, 1, 4096, 128),
     "decode Sk=32k": (4, 16, 8, 1, 32768, 128),
 }
-
-
-def per_call_us(fn, torch, calls: int) -> tuple[float, float]:
-    """(host time to issue one call, wall time per call), in microseconds."""
-    fn()
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    t1 = time.perf_counter()
-    torch.cuda.synchronize()
-    t2 = time.perf_counter()
-    return (t1 - t0) / calls * 1e6, (t2 - t0) / calls * 1e6
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         def call(q=q, k=k, v=v):
             return fa.flash_attention(q, k, v)
 
-        runs = [per_call_us(call, torch, args.calls) for _ in range(args.repeats)]
+        runs = [per_call_us(call, args.calls) for _ in range(args.repeats)]
         issue = statistics.median(r[0] for r in runs)
         wall = statistics.median(r[1] for r in runs)
         bench = triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median") * 1e3
