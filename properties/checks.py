@@ -75,9 +75,9 @@ def out_shape(case: Case) -> tuple[int, ...]:
 # element (a 64-row tile over Sq = 1), the miss stays within 64 sizes.
 STORE_REACH = 64
 # The widest margin, in elements (1 MB of fp32 a side; about a millisecond of
-# filling and checking per run).  Outputs of up to 4096 elements get the full reach, and
-# the outputs that tiles overshoot the furthest (a dim of one element) are
-# small ones.
+# filling and checking per run).  Outputs of up to 4096 elements get the full
+# reach, and the outputs that tiles overshoot the furthest (a dim of one
+# element) are small ones.
 MAX_MARGIN = 1 << 18
 
 

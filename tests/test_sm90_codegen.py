@@ -1,11 +1,11 @@
 """What the fused kernels compile to for the H200 (sm_90), checked without a GPU.
 
 ``benchmarks/sm90_codegen.py`` compiles every 16-bit D = 128 config with
-Triton's bundled ptxas and reads the SASS.  Two properties of that code cost
-the H200 benchmark 20-40% when they were lost and are invisible to the
-interpreter: output tiles must leave in 128-bit stores (a runtime mask on the
-head dim once made each element its own 2-byte store), and the tuning
-table's configs must not spill registers (its comment promises they do not).
+Triton's bundled ptxas and reads the SASS, which the interpreter cannot
+show.  Output tiles must leave in 128-bit stores: a runtime mask on the head
+dim once made each element its own store and cost the H200 benchmark 15-40%.
+And the tuning table's configs must not spill registers, as its comment
+promises.
 """
 
 from __future__ import annotations
