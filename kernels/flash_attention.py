@@ -76,6 +76,7 @@ from kernels._checks import (
     interpreting,
     prepare_out,
 )
+from kernels._launch import LaunchCache
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
@@ -571,9 +572,15 @@ _flash_fwd_tuned = triton.autotune(
 )(_flash_fwd_kernel)
 
 
+# ATTNFUZZ_AUTOTUNE=0 turns autotuning off.  Read once, like TRITON_INTERPRET:
+# launches remember their config (``LaunchCache``), so a later change of the
+# variable could not take effect for shapes already launched.
+_AUTOTUNE = os.environ.get("ATTNFUZZ_AUTOTUNE", "1") != "0"
+
+
 def _autotuning(sq: int, sk: int) -> bool:
-    """Tune only compiled, long launches; ATTNFUZZ_AUTOTUNE=0 turns it off."""
-    if interpreting() or os.environ.get("ATTNFUZZ_AUTOTUNE", "1") == "0":
+    """Tune only compiled, long launches, unless ATTNFUZZ_AUTOTUNE=0."""
+    if interpreting() or not _AUTOTUNE:
         return False
     return min(sq, sk) >= TUNE_MIN_SEQ
 
@@ -671,6 +678,7 @@ def weight_shift(v_dtype: torch.dtype, terms: int) -> float:
 # Every config computes the same result, so a coarser key than the tuner's
 # could only cost speed, never correctness.
 _TUNED: dict[tuple, Config] = {}
+_PREFILL = LaunchCache(_flash_fwd_kernel)
 
 
 def launch_prefill(
@@ -683,33 +691,40 @@ def launch_prefill(
     ``config`` forces a tile shape (tests sweep it); by default long launches
     are autotuned on the GPU and everything else takes ``prefill_config``.
     """
-    qk_scale = dims.scale * LOG2E
-    bucket_sq, bucket_sk = _length_bucket(dims.sq), _length_bucket(dims.sk)
-    args = (
-        q, k, v, out, lse if lse is not None else out,
-        dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, dims.d, dims.dv,
-        *q.stride(), *k.stride(), *v.stride(), *out.stride(),
-        qk_scale, weight_shift(v.dtype, dims.sk), bucket_sq, bucket_sk,
-    )  # fmt: skip
-    meta = dict(
-        **_head_meta(dims),
-        CAUSAL=causal, NEG_SCALE=qk_scale < 0, STORE_LSE=lse is not None, PRECISION=precision,
-    )  # fmt: skip
-    bh = dims.batch * dims.hq
-    if config is None and _autotuning(dims.sq, dims.sk):
-        key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype,
-               lse is not None)  # fmt: skip
-        config = _TUNED.get(key)
-        if config is None:
-            grid = lambda m: (_cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
-            _flash_fwd_tuned[grid](*args, **meta)
-            _TUNED[key] = _config_of(_flash_fwd_tuned.best_config)
-            return
-    c = config or prefill_config(q.dtype, precision, dims.d, dims.dv)
-    _flash_fwd_kernel[(_cdiv(dims.sq, c.block_m) * bh,)](
-        *args, **meta,
-        BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps, num_stages=c.num_stages,
-    )  # fmt: skip
+    strides = (*q.stride(), *k.stride(), *v.stride(), *out.stride())
+    tensors = (q, k, v, out, lse if lse is not None else out)
+
+    def build() -> tuple[tuple[int, ...], tuple, dict] | None:
+        qk_scale = dims.scale * LOG2E
+        bucket_sq, bucket_sk = _length_bucket(dims.sq), _length_bucket(dims.sk)
+        args = (
+            dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, dims.d, dims.dv, *strides,
+            qk_scale, weight_shift(v.dtype, dims.sk), bucket_sq, bucket_sk,
+        )  # fmt: skip
+        meta = dict(
+            **_head_meta(dims),
+            CAUSAL=causal, NEG_SCALE=qk_scale < 0, STORE_LSE=lse is not None,
+            PRECISION=precision,
+        )  # fmt: skip
+        bh = dims.batch * dims.hq
+        c = config
+        if c is None and _autotuning(dims.sq, dims.sk):
+            key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype,
+                   lse is not None)  # fmt: skip
+            c = _TUNED.get(key)
+            if c is None:
+                grid = lambda m: (_cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
+                _flash_fwd_tuned[grid](*tensors, *args, **meta)
+                _TUNED[key] = _config_of(_flash_fwd_tuned.best_config)
+                return None
+        c = c or prefill_config(q.dtype, precision, dims.d, dims.dv)
+        meta.update(BLOCK_M=c.block_m, BLOCK_N=c.block_n,
+                    num_warps=c.num_warps, num_stages=c.num_stages)  # fmt: skip
+        return (_cdiv(dims.sq, c.block_m) * bh,), args, meta
+
+    # Everything build() computes follows from this plan and the tensors'
+    # dtypes (the tuner's choice too: once made, it stays).
+    _PREFILL.launch((dims, strides, causal, precision, config, lse is not None), tensors, build)
 
 
 class DecodePlan(NamedTuple):
@@ -768,6 +783,9 @@ def _tile_counters(device: torch.device, tiles: int) -> torch.Tensor:
     return counters
 
 
+_DECODE = LaunchCache(_flash_decode_kernel)
+
+
 def launch_decode(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
@@ -785,7 +803,6 @@ def launch_decode(
             lse.fill_(float("-inf"))
         return 0
     c, splits = plan.config, plan.splits
-    meta = dict(plan.head_meta)
     merge = splits > 1
     if merge:
         # One allocation for both scratch buffers: (tile, split, row, Dv)
@@ -793,7 +810,7 @@ def launch_decode(
         # Under the interpreter it starts as NaN, so that a merge reading a
         # range nobody wrote shows in the output instead of reading stale
         # partials of an earlier launch that reused the memory.
-        n_part = plan.tiles * splits * c.block_m * meta["BLOCK_DV"]
+        n_part = plan.tiles * splits * c.block_m * dict(plan.head_meta)["BLOCK_DV"]
         n_all = n_part + plan.tiles * splits * c.block_m
         if interpreting():
             scratch = torch.full((n_all,), float("nan"), device=q.device)
@@ -803,16 +820,22 @@ def launch_decode(
         counters = _tile_counters(q.device, plan.tiles)
     else:
         part = part_lse = counters = out
-    _flash_decode_kernel[(plan.tiles * splits,)](
-        q, k, v, out, lse if lse is not None else out, part, part_lse, counters,
-        dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
-        splits, plan.split_len,
-        *q.stride(), *k.stride(), *v.stride(), *out.stride(),
-        dims.scale * LOG2E, plan.p_shift, plan.w_shift,
-        **meta, CAUSAL=causal, STORE_LSE=lse is not None, PRECISION=precision,
-        BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge,
-        num_warps=c.num_warps, num_stages=c.num_stages,
-    )  # fmt: skip
+    strides = (*q.stride(), *k.stride(), *v.stride(), *out.stride())
+    tensors = (q, k, v, out, lse if lse is not None else out, part, part_lse, counters)
+
+    def build() -> tuple[tuple[int, ...], tuple, dict]:
+        args = (
+            dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
+            splits, plan.split_len, *strides, dims.scale * LOG2E, plan.p_shift, plan.w_shift,
+        )  # fmt: skip
+        meta = dict(
+            plan.head_meta, CAUSAL=causal, STORE_LSE=lse is not None, PRECISION=precision,
+            BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge,
+            num_warps=c.num_warps, num_stages=c.num_stages,
+        )  # fmt: skip
+        return (plan.tiles * splits,), args, meta
+
+    _DECODE.launch((plan, dims, strides, causal, precision, lse is not None), tensors, build)
     return splits
 
 

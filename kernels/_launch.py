@@ -1,0 +1,120 @@
+"""Launch a compiled Triton kernel again without re-deriving its specialisation.
+
+Every ``kernel[grid](...)`` call goes through ``JITFunction.run``: it binds
+every argument, specialises each one (a pointer by its dtype and whether its
+address is a multiple of 16; an integer by whether it equals 1, is a multiple
+of 16, fits 32 bits), turns that and the options into a cache key and looks
+up the compiled kernel.  For the fused attention kernels' 40-odd parameters
+this is most of the host time of a call, and a short attention call on the GPU
+(Sq = Sk = 1k) is bound by host time.
+
+``LaunchCache`` remembers the compiled kernel under a key that fixes every
+argument Triton specialises on:
+
+- ``plan``, from the caller, which must determine every argument of the
+  launch but the leading tensors (each launcher here puts all its integers,
+  floats and compile-time constants in it, or what they are computed from);
+- each leading tensor's dtype and ``data_ptr() % 16 == 0``, the only parts
+  of a pointer that Triton's specialisation reads (``pointer_key``; a test
+  holds the installed Triton to it);
+- the device, and the two per-launch options ``JITFunction.run`` reads from
+  Triton's settings (debug, instrumentation mode).
+
+The first launch with a key goes through ``JITFunction.run``, which compiles
+or finds the kernel; later ones call that kernel's launcher directly, with the
+same arguments ``JITFunction.run`` would pass.  Launch hooks (profilers) and
+pre-run hooks send every launch through ``JITFunction.run``, and so does the
+interpreter, which has no compiled kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+import torch
+from triton import knobs
+
+from kernels._checks import interpreting
+
+# What a launcher's ``build`` returns: the grid, the arguments after the
+# leading tensors, and the keyword arguments (compile-time constants and
+# options such as num_warps), as ``kernel[grid](*tensors, *args, **meta)``
+# takes them.  ``None``: ``build`` launched the kernel itself (autotuning),
+# and nothing is remembered.
+Build = Callable[[], "tuple[tuple[int, ...], tuple, dict] | None"]
+
+_MISSING = object()
+
+
+def pointer_key(t: torch.Tensor) -> tuple[torch.dtype, bool]:
+    """What of a tensor argument Triton's specialisation depends on."""
+    return t.dtype, t.data_ptr() % 16 == 0
+
+
+def _hooks_idle() -> bool:
+    """No launch hook is installed (Triton 3.6 keeps them as possibly empty chains)."""
+    for hook in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook):
+        if hook is not None and getattr(hook, "calls", True):
+            return False
+    return True
+
+
+class LaunchCache:
+    """Compiled launches of one ``@triton.jit`` kernel, keyed by what specialises them."""
+
+    def __init__(self, fn, max_entries: int = 4096) -> None:
+        self.fn = fn
+        self.max_entries = max_entries
+        self.entries: dict[Hashable, tuple] = {}
+        self.direct_launches = 0  # launches that went through JITFunction.run
+
+    def launch(self, plan: Hashable, tensors: tuple[torch.Tensor, ...], build: Build) -> None:
+        """Launch with ``tensors`` as the kernel's leading arguments.
+
+        ``plan`` must determine everything ``build`` returns: a hit reuses the
+        grid and arguments ``build`` gave for the first launch with this key.
+        """
+        if interpreting():
+            built = build()
+            if built is not None:
+                grid, args, meta = built
+                self.fn[grid](*tensors, *args, **meta)
+            return
+        device = torch.cuda.current_device()
+        key = (
+            plan, device, tuple(map(pointer_key, tensors)),
+            knobs.runtime.debug, knobs.compilation.instrumentation_mode,
+        )  # fmt: skip
+        entry = self.entries.get(key)
+        if entry is not None and self._replayable(entry[0]):
+            kernel, (g0, g1, g2), args = entry
+            stream = torch._C._cuda_getCurrentRawStream(device)
+            kernel.run(g0, g1, g2, stream, kernel.function, kernel.packed_metadata,
+                       None, None, None, *tensors, *args)  # fmt: skip
+            return
+        self.direct_launches += 1
+        built = build()
+        if built is None:
+            return
+        grid, args, meta = built
+        kernel = self.fn.run(*tensors, *args, grid=grid, warmup=False, **meta)
+        if kernel is None or not self._replayable(kernel):
+            return
+        # JITFunction.run passes every parameter, the compile-time constants
+        # (named in ``meta``) included, in the order of the signature.
+        names = self.fn.arg_names[len(tensors) + len(args):]
+        grid3 = (*grid, 1, 1)[:3]
+        if len(self.entries) >= self.max_entries:
+            self.entries.clear()
+        self.entries[key] = (kernel, grid3, (*args, *(meta[n] for n in names)))
+
+    def _replayable(self, kernel) -> bool:
+        """Whether a direct launch does all that ``JITFunction.run`` would."""
+        if self.fn.pre_run_hooks or not _hooks_idle() or kernel.function is None:
+            return False
+        # JITFunction.run refuses a kernel whose globals changed since it was
+        # compiled; leave that refusal to it.
+        for (name, _), (value, scope) in self.fn.used_global_vals.items():
+            if scope.get(name, _MISSING) != value:
+                return False
+        return True

@@ -1,0 +1,285 @@
+"""A launch replayed by ``LaunchCache`` is the launch Triton would have made.
+
+``kernels._launch.LaunchCache`` skips ``JITFunction.run`` on a repeated launch:
+it reuses the compiled kernel and the arguments of an earlier launch with the
+same key.  That is right only if the key fixes everything Triton specialises
+on and everything the launcher computes; a key missing a stride would launch
+the previous call's strides, a key blind to pointer alignment a binary that
+assumes aligned loads.
+
+Each launch here runs twice, through the cache and straight through
+``JITFunction.run``, and the tests compare what reaches the compiled kernel's
+launcher: which compiled kernel (Triton's own cache key), the grid, the stream
+and every argument.  No GPU is needed: a stand-in driver answers for device
+and stream, and the compile step returns a recorder instead of a binary, so
+nothing runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from triton import knobs
+from triton.backends.compiler import GPUTarget
+from triton.runtime import driver
+from triton.runtime.jit import JITFunction
+
+import kernels._launch as launch
+import kernels.flash_attention as fa
+from kernels._checks import check_attention_inputs
+from properties import backend
+
+STREAM = 7
+
+
+class _Driver:
+    def get_current_device(self) -> int:
+        return 0
+
+    def get_current_stream(self, device: int | None = None) -> int:
+        return STREAM
+
+    def get_current_target(self) -> GPUTarget:
+        return GPUTarget("cuda", 90, 32)
+
+
+class _Recorder:
+    """Stands in for a compiled kernel: logs its launches under Triton's cache key."""
+
+    def __init__(self, key: object, log: list) -> None:
+        self.key, self.log = key, log
+        self.function, self.packed_metadata = 0, None
+
+    def launch_metadata(self, grid, stream, *args):
+        return None
+
+    def run(self, g0, g1, g2, stream, function, packed, metadata, enter, exit, *args):
+        self.log.append((self.key, (g0, g1, g2), stream, tuple(map(_comparable, args))))
+
+
+def _comparable(arg: object) -> object:
+    # Tensors by address and dtype (both paths get the same objects); other
+    # values by type and ==, so that an int 1 and a float 1.0 differ.
+    if isinstance(arg, torch.Tensor):
+        return ("tensor", arg.data_ptr(), arg.dtype)
+    return (type(arg).__name__, arg)
+
+
+def _recording(jit_fn: object, log: list) -> JITFunction:
+    """A fresh JITFunction of ``jit_fn``'s source whose compile step records."""
+    fn = JITFunction(jit_fn.fn)
+
+    def _do_compile(self, key, signature, device, constexprs, options, attrs, warmup):
+        kernel = _Recorder(key, log)
+        self.device_caches[device][0][key] = kernel
+        return kernel
+
+    fn._do_compile = types.MethodType(_do_compile, fn)
+    return fn
+
+
+class _Paired:
+    """Launches through a LaunchCache, then the same launch (same tensors,
+    scratch buffers included) straight through JITFunction.run."""
+
+    def __init__(self, fn: JITFunction, log: list) -> None:
+        self.fn, self.log = fn, log
+        self.cache = launch.LaunchCache(fn)
+        self.pairs: list[tuple[list, list]] = []
+
+    def launch(self, plan, tensors, build) -> None:
+        self.cache.launch(plan, tensors, build)
+        cached = self.log[:]
+        del self.log[:]
+        grid, args, meta = build()
+        self.fn.run(*tensors, *args, grid=grid, warmup=False, **meta)
+        self.pairs.append((cached, self.log[:]))
+        del self.log[:]
+
+
+@pytest.fixture
+def launchers(monkeypatch) -> tuple[_Paired, _Paired]:
+    """The prefill and decode launchers, paired, on a stand-in compiled backend."""
+    monkeypatch.setattr(driver, "_active", _Driver())
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda device: STREAM, raising=False)
+    monkeypatch.setattr(launch, "interpreting", lambda: False)
+    log: list = []
+    prefill = _Paired(_recording(fa._flash_fwd_kernel, log), log)
+    decode = _Paired(_recording(fa._flash_decode_kernel, log), log)
+    monkeypatch.setattr(fa, "_PREFILL", prefill)
+    monkeypatch.setattr(fa, "_DECODE", decode)
+    return prefill, decode
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    decode: bool
+    dtype: torch.dtype
+    precision: str
+    b: int
+    hkv: int
+    group: int
+    sq: int
+    sk: int
+    d: int
+    dv: int
+    causal: bool
+    alignment: str
+    scale: float | None
+    lse: bool
+    # per tensor: storage order of its (B, H, S, D) dims, and its offset in
+    # elements (1 misaligns a 16-bit or fp32 pointer, 8 does not)
+    layout_q: tuple[int, ...]
+    layout_k: tuple[int, ...]
+    layout_v: tuple[int, ...]
+    layout_out: tuple[int, ...]
+    offset_q: int
+    offset_k: int
+    offset_v: int
+    offset_out: int
+    config: fa.Config | None
+    num_splits: int | None
+    debug: bool  # Triton's TRITON_DEBUG setting, an option of every launch
+
+
+_ORDERS = ((0, 1, 2, 3), (0, 2, 1, 3), (1, 0, 3, 2))
+# The values each field takes: few, and chosen to cross what a key could
+# conflate (integers equal to 1 or a multiple of 16, decode lengths on both
+# sides of a key block).
+_FIELDS: dict[str, list] = {
+    "dtype": [torch.float16, torch.bfloat16, torch.float32],
+    "precision": ["ieee", "tf32"],
+    "b": [1, 2],
+    "hkv": [1, 2],
+    "group": [1, 2, 3],
+    "sq": [1, 2, 5, 16, 17, 40],
+    "sk": [1, 2, 17, 63, 64, 65, 130, 160],
+    "d": [8, 16, 24],
+    "dv": [8, 16, 24],
+    "causal": [False, True],
+    "alignment": ["bottom_right", "top_left"],
+    "scale": [None, 0.5, -0.25, 2.0],
+    "lse": [False, True],
+    **{f"layout_{t}": list(_ORDERS) for t in ("q", "k", "v", "out")},
+    **{f"offset_{t}": [0, 1, 8] for t in ("q", "k", "v", "out")},
+    "config": [None, fa.Config(16, 32, 4, 1), fa.Config(32, 16, 4, 1)],
+    "num_splits": [None, 1, 2, 3, 4],
+    "debug": [False, True],
+}
+
+
+@st.composite
+def case_families(draw) -> tuple[Case, ...]:
+    """A case, then for each field one case that differs from it in that field alone.
+
+    A launcher whose key leaves out what a field changes replays the first
+    case's launch for that field's case, which the comparison then sees.
+    """
+    fields = {name: draw(st.sampled_from(values)) for name, values in _FIELDS.items()}
+    first = Case(decode=draw(st.booleans()), **fields)
+    variants = tuple(
+        dataclasses.replace(first, **{name: draw(st.sampled_from(
+            [x for x in values if x != getattr(first, name)]))})  # fmt: skip
+        for name, values in _FIELDS.items()
+    )
+    return (first, *variants)
+
+
+def _tensor(shape: tuple[int, ...], order: tuple[int, ...], offset: int, dtype) -> torch.Tensor:
+    stored = [shape[i] for i in order]
+    flat = torch.zeros(offset + torch.Size(stored).numel(), dtype=dtype, device=backend.device())
+    view = flat[offset:].view(stored)
+    return view.permute(*[order.index(i) for i in range(4)])
+
+
+def _call(case: Case):
+    """A launch of ``case`` on fresh tensors (new addresses, same alignment)."""
+    hq = case.hkv * case.group
+    shapes = ((case.b, hq, case.sq, case.d), (case.b, case.hkv, case.sk, case.d),
+              (case.b, case.hkv, case.sk, case.dv), (case.b, hq, case.sq, case.dv))  # fmt: skip
+    layouts = (case.layout_q, case.layout_k, case.layout_v, case.layout_out)
+    offsets = (case.offset_q, case.offset_k, case.offset_v, case.offset_out)
+    q, k, v, out = (_tensor(s, o, off, case.dtype)
+                    for s, o, off in zip(shapes, layouts, offsets, strict=True))  # fmt: skip
+    precision = case.precision if case.dtype == torch.float32 else "ieee"
+    dims = check_attention_inputs(q, k, v, causal=case.causal, scale=case.scale,
+                                  alignment=case.alignment, input_precision=precision)  # fmt: skip
+    lse = torch.empty((case.b, hq, case.sq), device=q.device) if case.lse else None
+
+    def call() -> None:
+        with knobs.runtime.scope():
+            knobs.runtime.debug = case.debug
+            launch_case()
+
+    def launch_case() -> None:
+        if case.decode:
+            fa.launch_decode(q, k, v, out, lse, dims, causal=case.causal, precision=precision,
+                             num_splits=case.num_splits)  # fmt: skip
+        else:
+            fa.launch_prefill(q, k, v, out, lse, dims, causal=case.causal, precision=precision,
+                              config=case.config)  # fmt: skip
+
+    return call
+
+
+@given(family=case_families())
+def test_a_replayed_launch_is_the_launch_triton_makes(launchers, family):
+    for paired in launchers:
+        paired.pairs.clear()
+    for round_ in range(2):
+        before = [p.cache.direct_launches for p in launchers]
+        for case in family:
+            _call(case)()
+        if round_ == 1:  # the same cases again, on new tensors: all replays
+            assert [p.cache.direct_launches for p in launchers] == before
+    for paired in launchers:
+        for cached, direct in paired.pairs:
+            assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"
+
+
+def test_launches_while_a_hook_is_installed_go_through_triton(launchers):
+    """Profilers hook launches; a replay would hide them."""
+    cache = launchers[0].cache
+    case = Case(False, torch.float16, "ieee", 1, 1, 2, 8, 8, 16, 16, False, "bottom_right",
+                None, False, *(_ORDERS[0],) * 4, *(0,) * 4, None, None, False)  # fmt: skip
+    call = _call(case)
+    call()
+    call()
+    assert cache.direct_launches == 1, "the second launch should replay"
+    seen: list = []
+    knobs.runtime.launch_enter_hook.add(seen.append)
+    try:
+        call()
+        call()
+    finally:
+        knobs.runtime.launch_enter_hook.remove(seen.append)
+    assert cache.direct_launches == 3
+    call()
+    assert cache.direct_launches == 3
+
+
+_TRITON_DTYPES = {torch.float16: "*fp16", torch.bfloat16: "*bf16", torch.float32: "*fp32",
+                  torch.int32: "*i32"}  # fmt: skip
+
+
+def test_pointer_key_sees_what_triton_specialises_a_tensor_on():
+    """The installed Triton specialises a tensor argument on its dtype and on
+    whether its address is a multiple of 16, which is all ``pointer_key`` keeps."""
+    from triton._C.libtriton import native_specialize_impl
+    from triton.compiler import make_backend
+
+    target = make_backend(_Driver().get_current_target())
+    views = [torch.zeros(64, dtype=dtype)[offset:]
+             for dtype in _TRITON_DTYPES for offset in range(17)]  # fmt: skip
+    for a in views:
+        for b in views:
+            ours = launch.pointer_key(a) == launch.pointer_key(b)
+            theirs = (native_specialize_impl(target, a, False, True, True)
+                      == native_specialize_impl(target, b, False, True, True))  # fmt: skip
+            assert ours == theirs, (a.dtype, a.data_ptr() % 64, b.dtype, b.data_ptr() % 64)
