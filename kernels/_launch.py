@@ -30,9 +30,11 @@ interpreter, which has no compiled kernel.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from typing import Any
 
 import torch
 from triton import knobs
+from triton.runtime.jit import JITFunction
 
 from kernels._checks import interpreting
 
@@ -60,9 +62,13 @@ def _hooks_idle() -> bool:
 
 
 class LaunchCache:
-    """Compiled launches of one ``@triton.jit`` kernel, keyed by what specialises them."""
+    """Compiled launches of one ``@triton.jit`` kernel, keyed by what specialises them.
 
-    def __init__(self, fn, max_entries: int = 4096) -> None:
+    Under the interpreter ``fn`` is Triton's interpreted function and every
+    launch goes through it.
+    """
+
+    def __init__(self, fn: JITFunction, max_entries: int = 4096) -> None:
         self.fn = fn
         self.max_entries = max_entries
         self.entries: dict[Hashable, tuple] = {}
@@ -88,6 +94,8 @@ class LaunchCache:
         entry = self.entries.get(key)
         if entry is not None and self._replayable(entry[0]):
             kernel, (g0, g1, g2), args = entry
+            # The current stream, as JITFunction.run reads it.  No launch
+            # metadata and no hooks: they only feed hooks, and none is set.
             stream = torch._C._cuda_getCurrentRawStream(device)
             kernel.run(g0, g1, g2, stream, kernel.function, kernel.packed_metadata,
                        None, None, None, *tensors, *args)  # fmt: skip
@@ -108,7 +116,7 @@ class LaunchCache:
             self.entries.clear()
         self.entries[key] = (kernel, grid3, (*args, *(meta[n] for n in names)))
 
-    def _replayable(self, kernel) -> bool:
+    def _replayable(self, kernel: Any) -> bool:
         """Whether a direct launch does all that ``JITFunction.run`` would."""
         if self.fn.pre_run_hooks or not _hooks_idle() or kernel.function is None:
             return False
