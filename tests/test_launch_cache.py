@@ -176,19 +176,18 @@ _FIELDS: dict[str, list] = {
 
 @st.composite
 def case_families(draw) -> tuple[Case, ...]:
-    """A case, then for each field one case that differs from it in that field alone.
+    """A case, then for each field one case that differs from it in that field
+    alone; each of them on the prefill and on the decode launcher.
 
     A launcher whose key leaves out what a field changes replays the first
     case's launch for that field's case, which the comparison then sees.
     """
-    fields = {name: draw(st.sampled_from(values)) for name, values in _FIELDS.items()}
-    first = Case(decode=draw(st.booleans()), **fields)
-    variants = tuple(
-        dataclasses.replace(first, **{name: draw(st.sampled_from(
-            [x for x in values if x != getattr(first, name)]))})  # fmt: skip
+    first = {name: draw(st.sampled_from(values)) for name, values in _FIELDS.items()}
+    family = [first] + [
+        {**first, name: draw(st.sampled_from([x for x in values if x != first[name]]))}
         for name, values in _FIELDS.items()
-    )
-    return (first, *variants)
+    ]
+    return tuple(Case(decode=decode, **fields) for decode in (False, True) for fields in family)
 
 
 def _tensor(shape: tuple[int, ...], order: tuple[int, ...], offset: int, dtype) -> torch.Tensor:
