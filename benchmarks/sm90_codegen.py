@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAD_DIM = 128
-SM90 = ("cuda", 90, 64)  # backend, compute capability, warp size
+SM90 = ("cuda", 90, 32)  # backend, compute capability, warp size (as the CUDA driver reports)
 _FP32_POINTERS = {"lse_ptr", "part_ptr", "part_lse_ptr"}
 _LAST_DIM_STRIDES = {"s_qd", "s_kd", "s_vd", "s_od"}
 
