@@ -678,6 +678,7 @@ def weight_shift(v_dtype: torch.dtype, terms: int) -> float:
 # Every config computes the same result, so a coarser key than the tuner's
 # could only cost speed, never correctness.
 _TUNED: dict[tuple, Config] = {}
+
 _PREFILL = LaunchCache(_flash_fwd_kernel)
 
 
