@@ -17,7 +17,7 @@ import os
 import random
 import shlex
 
-from properties import backend
+from attnfuzz.properties import backend
 
 BACKEND = backend.configure()
 GPU_INDEX = backend.bind_worker_gpu()
@@ -179,7 +179,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
 @pytest.fixture
 def recorder(record_property):
     """Make Recorders whose worst ratios reach the summary (also from xdist workers)."""
-    from properties.harness import Recorder
+    from attnfuzz.properties.run.harness import Recorder
 
     made: dict[tuple[str, str], Recorder] = {}
 

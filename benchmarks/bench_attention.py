@@ -68,7 +68,7 @@ QUICK_DECODE_SK = (4096, 32768)
 
 def flash_module():
     """``kernels.flash_attention`` the module (the package may re-export the function)."""
-    return importlib.import_module("kernels.flash_attention")
+    return importlib.import_module("attnfuzz.kernels.flash")
 
 
 def per_call_us(fn: Callable[[], object], calls: int) -> tuple[float, float]:
@@ -332,7 +332,7 @@ class Bench:
         else:
             self.record(point, "eager", "-", None, flops, "TFLOP/s", f"skipped: S > {EAGER_MAX_S}")
         if s in NAIVE_S:
-            from kernels.naive_attention import naive_attention
+            from attnfuzz.kernels import naive_attention
 
             def naive():
                 return naive_attention(q, k, v, causal=causal)
@@ -340,7 +340,7 @@ class Bench:
             self.record(point, "triton-naive", "gqa", naive, flops, "TFLOP/s")
 
     def decode_point(self, dtype, sk: int) -> None:
-        from kernels._checks import check_attention_inputs
+        from attnfuzz.kernels._checks import check_attention_inputs
 
         fa = flash_module()
         dname = str(dtype).removeprefix("torch.")

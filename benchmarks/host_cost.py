@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     import triton
 
-    import kernels.flash_attention as fa
+    import attnfuzz.kernels.flash as fa
 
     if not torch.cuda.is_available():
         print("host_cost needs a GPU")

@@ -108,7 +108,10 @@ def _head_constexprs() -> dict:
 def report() -> list[dict]:
     """Every 16-bit D = 128 prefill config of the tuning table, and the decode configs."""
     sys.path.insert(0, str(ROOT))
-    from kernels import flash_attention as fa
+    # Compiled kernels (importing attnfuzz on a machine without CUDA would
+    # otherwise choose the interpreter, whose kernels have no code).
+    os.environ["TRITON_INTERPRET"] = "0"
+    import attnfuzz.kernels.flash as fa
 
     rows = []
     for cfg in fa._CONFIGS[("16bit", HEAD_DIM)]:

@@ -1,12 +1,27 @@
-"""Triton attention kernels under test.
+"""Triton attention kernels: the public functions, one module per kernel family.
+
+Module names differ from the functions they export, so no public name hides
+a module.  A helper used by one kernel file lives in that file; one used by
+several lives in ``_checks`` (input validation, shapes) or ``_launch``
+(launching).  Kernel files import only each other (relatively), so a copy of
+this package can be loaded under another name (mutation testing does).
 
 ``TRITON_INTERPRET=1`` must be set before this package is imported to run the
-kernels on the CPU (the root ``conftest.py`` and the ``attnfuzz`` command do).
+kernels on the CPU; ``import attnfuzz`` chooses the backend first.
 """
 
-from kernels.matmul import matmul
-from kernels.matmul_nt import matmul_nt
-from kernels.naive_attention import naive_attention
-from kernels.softmax import softmax
+from .flash import flash_attention, flash_decode, flash_prefill
+from .nt_matmul import matmul_nt
+from .row_softmax import softmax
+from .three_kernel_attention import naive_attention
+from .tiled_matmul import matmul
 
-__all__ = ["matmul", "matmul_nt", "naive_attention", "softmax"]
+__all__ = [
+    "flash_attention",
+    "flash_decode",
+    "flash_prefill",
+    "matmul",
+    "matmul_nt",
+    "naive_attention",
+    "softmax",
+]

@@ -188,3 +188,23 @@ def prepare_out(
     if any(s == 0 and n > 1 for s, n in zip(out.stride(), out.shape, strict=True)):
         raise ValueError("out has a stride-0 (expanded) dim; it must not overlap itself")
     return out
+
+
+def as_4d(t: torch.Tensor) -> tuple[torch.Tensor, int]:
+    """View a (..., R, C) tensor with 0-2 leading dims as (B, H, R, C) (no copy)."""
+    lead = t.dim() - 2
+    for _ in range(2 - lead):
+        t = t.unsqueeze(0)
+    return t, lead
+
+
+def check_matmul_operands(a: object, b: object) -> tuple[torch.Tensor, torch.Tensor]:
+    a = check_tensor("a", a, ndim=(2, 3, 4))
+    b = check_tensor("b", b, ndim=(2, 3, 4))
+    check_same_dtype_device(("a", "b"), (a, b))
+    if a.shape[:-2] != b.shape[:-2]:
+        raise ValueError(
+            f"a and b must share their leading (batch) dims, got {tuple(a.shape)} and "
+            f"{tuple(b.shape)}"
+        )
+    return a, b

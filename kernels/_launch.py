@@ -36,7 +36,7 @@ import torch
 from triton import knobs
 from triton.runtime.jit import JITFunction
 
-from kernels._checks import interpreting
+from ._checks import interpreting
 
 # What a launcher's ``build`` returns: the grid, the arguments after the
 # leading tensors, and the keyword arguments (compile-time constants and

@@ -14,15 +14,15 @@ BACKENDS = ("auto", "interpreter", "gpu")
 
 
 def configure(choice: str | None = None) -> str:
-    """Select the backend (before importing ``kernels``) and return its name."""
+    """Select the backend (before importing ``attnfuzz.kernels``) and return its name."""
     choice = choice or os.environ.get("ATTNFUZZ_BACKEND", "auto")
     if choice not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {choice!r}")
-    if "kernels" in sys.modules and choice != "auto":
+    if "attnfuzz.kernels" in sys.modules and choice != "auto":
         if (choice == "interpreter") != interpreting():
             raise RuntimeError(
                 "kernels was imported before the backend was chosen; "
-                "call properties.backend.configure() first"
+                "call attnfuzz.configure() first"
             )
     if choice == "auto":
         if "TRITON_INTERPRET" in os.environ:
@@ -88,15 +88,11 @@ def describe() -> str:
         where = "Triton interpreter (CPU)"
     else:
         where = f"GPU {torch.cuda.get_device_name()}" if torch.cuda.is_available() else "GPU?"
-    try:
-        import hypothesis
+    import hypothesis
 
-        hyp = hypothesis.__version__
-    except ImportError:  # pragma: no cover
-        hyp = "missing"
     return (
         f"backend: {where}; torch {torch.__version__}, triton {triton.__version__}, "
-        f"numpy {numpy.__version__}, hypothesis {hyp}"
+        f"numpy {numpy.__version__}, hypothesis {hypothesis.__version__}"
     )
 
 

@@ -10,11 +10,12 @@ block + 1), where masking and loop-tail bugs live.
 from __future__ import annotations
 
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
-from properties import backend
-from properties.cases import AttentionCase, MatmulCase, SoftmaxCase
-from properties.layouts import NAMES, Layout, named
-from properties.values import FAMILIES, Values
+from attnfuzz.properties import backend
+from attnfuzz.properties.model.cases import DTYPES, AttentionCase, Case, MatmulCase, SoftmaxCase
+from attnfuzz.properties.model.layouts import NAMES, Layout, named
+from attnfuzz.properties.model.values import FAMILIES, Values
 
 # Block edges used by the kernels on either backend (16 is tl.dot's minimum).
 BLOCK_EDGES = (16, 32, 64, 128)
@@ -61,6 +62,9 @@ def values(families: tuple[str, ...] = FAMILIES) -> st.SearchStrategy[Values]:
     )
 
 
+_layouts, _values = layouts, values
+
+
 def masks() -> st.SearchStrategy[tuple[bool, str]]:
     """(causal, alignment): no mask, bottom-right (KV-cache) or top-left causal.
 
@@ -77,11 +81,51 @@ def precisions(dtype: str) -> st.SearchStrategy[str]:
     return st.just("ieee")
 
 
-@st.composite
+IntArg = int | st.SearchStrategy[int] | None
+
+
+def _drawn(
+    value: object, name: str, default: st.SearchStrategy, *, low: int = 1
+) -> st.SearchStrategy:
+    """``value`` as a strategy: None is ``default``, a strategy is itself, an int is fixed."""
+    if value is None:
+        return default
+    if isinstance(value, st.SearchStrategy):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgument(f"{name} must be an int, a strategy or None, got {value!r}")
+    if value < low:
+        raise InvalidArgument(f"{name} must be at least {low}, got {value}")
+    return st.just(value)
+
+
+def _positive(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidArgument(f"{name} must be a positive int, got {value!r}")
+    return value
+
+
+def _known(values: tuple[str, ...], name: str, known: tuple[str, ...]) -> tuple[str, ...]:
+    values = tuple(values)
+    unknown = [v for v in values if v not in known]
+    if not values or unknown:
+        raise InvalidArgument(f"{name} must be a non-empty selection of {', '.join(known)}, "
+                              f"got {values!r}")  # fmt: skip
+    return values
+
+
 def attention_cases(
-    draw: st.DrawFn,
-    dtype: str = "float32",
+    dtype: str | st.SearchStrategy[str] = "float32",
     *,
+    batch: IntArg = None,
+    kv_heads: IntArg = None,
+    group: IntArg = None,
+    sq: IntArg = None,
+    sk: IntArg = None,
+    head_dim: IntArg = None,
+    value_dim: IntArg = None,
+    layouts: st.SearchStrategy[Layout] | Layout | None = None,
+    values: st.SearchStrategy[Values] | Values | None = None,
     max_batch: int = 2,
     max_kv_heads: int = 2,
     groups: tuple[int, ...] = (1, 2, 4, 8),
@@ -90,19 +134,80 @@ def attention_cases(
     layout_names: tuple[str, ...] = NAMES,
     families: tuple[str, ...] = FAMILIES,
     decode: bool = False,
-) -> AttentionCase:
-    """An attention case: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
-    ways, Dv != D, causal with either alignment, a per-tensor layout, values.
-    With ``decode``, Sq is at most 16 (the decode path's regime).
+) -> st.SearchStrategy[AttentionCase]:
+    """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
+    ways, Dv != D, causal with either alignment, a layout per tensor, values.
+
+    Like ``hypothesis.extra.numpy.arrays``, each dimension (``batch``,
+    ``kv_heads``, ``group``, ``sq``, ``sk``, ``head_dim``, ``value_dim``), the
+    input ``layouts`` and the ``values`` take a fixed value or a strategy;
+    None draws it from the default space, bounded by the ``max_*`` arguments,
+    ``groups``, ``layout_names`` and ``families``.  With ``decode``, Sq is at
+    most 16 (the decode path's regime).  Bad arguments raise ``InvalidArgument``.
     """
-    batch = draw(st.integers(1, max_batch))
-    hkv = draw(st.integers(1, max_kv_heads))
-    group = draw(st.sampled_from(groups))
-    regime = "any" if decode or max_seq < 68 else draw(st.sampled_from(REGIMES))
+    if isinstance(dtype, str):
+        dtype = st.just(_known((dtype,), "dtype", tuple(DTYPES))[0])
+    for name, bound in (("max_batch", max_batch), ("max_kv_heads", max_kv_heads),
+                        ("max_seq", max_seq), ("max_dim", max_dim)):
+        _positive(bound, name)  # fmt: skip
+    for g in groups:
+        _positive(g, "each of groups")
+    names = _known(layout_names, "layout_names", NAMES)
+    families = _known(families, "families", FAMILIES + ("grid",))
+    if isinstance(layouts, Layout):
+        layouts = st.just(layouts)
+    if isinstance(values, Values):
+        values = st.just(values)
+    fixed_lengths = sq is not None or sk is not None
+    return _attention_cases(
+        dtype,
+        batch=_drawn(batch, "batch", st.integers(1, max_batch)),
+        kv_heads=_drawn(kv_heads, "kv_heads", st.integers(1, max_kv_heads)),
+        group=_drawn(group, "group", st.sampled_from(groups)),
+        sq=_drawn(sq, "sq", st.integers(1, 16) if decode else seq_lens(max_seq), low=0),
+        sk=None if sk is None else _drawn(sk, "sk", st.nothing(), low=0),
+        head_dim=_drawn(head_dim, "head_dim", head_dims(max_dim)),
+        value_dim=None if value_dim is None else _drawn(value_dim, "value_dim", st.nothing()),
+        layouts=layouts or _layouts(4, _names_for(4, names)),
+        out_layouts=_layouts(4, _out_names(_names_for(4, names))),
+        values=values or _values(families),
+        max_dim=max_dim,
+        max_seq=max_seq,
+        # Regimes need room past one 64-row block and lengths of their own.
+        regimes=not (decode or fixed_lengths or max_seq < 68),
+        decode=decode,
+    )
+
+
+@st.composite
+def _attention_cases(
+    draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
+    layouts, out_layouts, values, max_dim, max_seq, regimes, decode,
+) -> AttentionCase:  # fmt: skip
+    b, hkv, g = draw(batch), draw(kv_heads), draw(group)
+    regime = draw(st.sampled_from(REGIMES)) if regimes else "any"
+    d = draw(head_dim)
     if regime != "any":
-        return draw(_causal_regime(regime, batch, hkv, group, dtype, max_seq, max_dim,
-                                   layout_names, families))  # fmt: skip
-    sq = draw(st.integers(1, 16) if decode else seq_lens(max_seq))
+        sq_, sk_ = draw(_regime_lengths(regime, max_seq))
+        dv, (causal, alignment), scale = d, (True, "bottom_right"), None
+    else:
+        sq_ = draw(sq)
+        sk_ = draw(sk if sk is not None else _key_lens(sq_, max_seq, decode))
+        dv = draw(value_dim if value_dim is not None else st.one_of(st.just(d), head_dims(max_dim)))
+        causal, alignment = draw(masks())
+        # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
+        scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
+    dt = draw(dtype)
+    return AttentionCase(
+        batch=b, hq=hkv * g, hkv=hkv, sq=sq_, sk=sk_, d=d, dv=dv,
+        dtype=dt, input_precision=draw(precisions(dt)),
+        causal=causal, alignment=alignment, scale=scale,
+        q_layout=draw(layouts), k_layout=draw(layouts), v_layout=draw(layouts),
+        values=draw(values), out_layout=draw(out_layouts),
+    )  # fmt: skip
+
+
+def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
     # Sk < Sq as often as Sk > Sq: bottom-right causal rows then see no key.
     # Decode splits the keys into ranges of whole 64-key blocks: long Sk often,
     # and past two blocks, so the merge sees three or more ranges (with two, a
@@ -112,20 +217,7 @@ def attention_cases(
     # Sk a whole block or more below Sq: bottom-right causal query blocks then
     # start with keys that only some of their rows see.
     below = st.integers(min(64, sq), max(min(64, sq), sq - 2))
-    sk = draw(st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, sq), longer, below))
-    d = draw(head_dims(max_dim))
-    dv = draw(st.one_of(st.just(d), head_dims(max_dim)))
-    causal, alignment = draw(masks())
-    # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
-    scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
-    lay = layouts(4, layout_names)
-    return AttentionCase(
-        batch=batch, hq=hkv * group, hkv=hkv, sq=sq, sk=sk, d=d, dv=dv,
-        dtype=dtype, input_precision=draw(precisions(dtype)),
-        causal=causal, alignment=alignment, scale=scale,
-        q_layout=draw(lay), k_layout=draw(lay), v_layout=draw(lay),
-        values=draw(values(families)), out_layout=draw(layouts(4, _out_names(layout_names))),
-    )  # fmt: skip
+    return st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, max(sq, 1)), longer, below)
 
 
 # Causal regimes that a free draw reaches too rarely: bottom-right masks with
@@ -136,19 +228,10 @@ REGIMES = ("any", "queries_past_keys", "keys_past_queries")
 
 
 @st.composite
-def _causal_regime(draw, regime, batch, hkv, group, dtype, max_seq, max_dim, names, families):
+def _regime_lengths(draw: st.DrawFn, regime: str, max_seq: int) -> tuple[int, int]:
     long, short = draw(st.integers(66, max_seq)), draw(st.integers(64, max_seq - 2))
     short = min(short, long - 2)
-    sq, sk = (long, short) if regime == "queries_past_keys" else (short, long)
-    d = draw(head_dims(max_dim))
-    lay = layouts(4, names)
-    return AttentionCase(
-        batch=batch, hq=hkv * group, hkv=hkv, sq=sq, sk=sk, d=d, dv=d,
-        dtype=dtype, input_precision=draw(precisions(dtype)),
-        causal=True, alignment="bottom_right", scale=None,
-        q_layout=draw(lay), k_layout=draw(lay), v_layout=draw(lay),
-        values=draw(values(families)), out_layout=draw(layouts(4, _out_names(names))),
-    )  # fmt: skip
+    return (long, short) if regime == "queries_past_keys" else (short, long)
 
 
 def qwen3_examples(dtype: str, *, seq: int = 5) -> list[AttentionCase]:
@@ -224,24 +307,33 @@ def softmax_cases(
     )  # fmt: skip
 
 
-def for_property(
-    prop: str,
-    impl: str,
+def cases_for(
+    op: str,
     dtype: str,
     *,
+    decode: bool = False,
+    max_len: int = 130,
     layout_names: tuple[str, ...] = NAMES,
     families: tuple[str, ...] = FAMILIES,
-) -> st.SearchStrategy:
-    """The case strategy a property uses for an implementation (tests, CLI, mutants),
-    optionally restricted to some layouts and value families."""
-    if impl in ("matmul", "matmul_nt"):
-        return matmul_cases(dtype, transpose_b=impl == "matmul_nt", layout_names=layout_names,
-                            families=families)  # fmt: skip
-    if impl == "softmax":
-        fams = ("grid",) if prop == "shift_invariance" else families
-        return softmax_cases(dtype, families=fams, layout_names=layout_names)
-    names = _names_for(4, layout_names)
-    if impl == "decode":
-        return attention_cases(dtype, decode=True, layout_names=names, families=families)
-    return attention_cases(dtype, max_seq=70 if prop == "metamorphic" else 130,
-                           layout_names=names, families=families)  # fmt: skip
+) -> st.SearchStrategy[Case]:
+    """The case strategy for an implementation of ``op``, optionally restricted to
+    some layouts and value families (``checks.Property.cases`` chooses the options)."""
+    if op not in CASES_BY_OP:
+        raise InvalidArgument(f"op must be one of {', '.join(CASES_BY_OP)}, got {op!r}")
+    return CASES_BY_OP[op](dtype, decode, max_len, layout_names, families)
+
+
+CASES_BY_OP = {
+    "attention": lambda dtype, decode, max_len, names, fams: attention_cases(
+        dtype, decode=decode, max_seq=max_len, layout_names=names, families=fams
+    ),
+    "matmul": lambda dtype, decode, max_len, names, fams: matmul_cases(
+        dtype, layout_names=names, families=fams
+    ),
+    "matmul_nt": lambda dtype, decode, max_len, names, fams: matmul_cases(
+        dtype, transpose_b=True, layout_names=names, families=fams
+    ),
+    "softmax": lambda dtype, decode, max_len, names, fams: softmax_cases(
+        dtype, layout_names=names, families=fams
+    ),
+}

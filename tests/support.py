@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from properties import backend
+from attnfuzz.properties import backend
 
 BF16_REASON = (
     "KNOWN BACKEND LIMITATION: Triton's interpreter stores bf16 as raw uint16, so bf16 "

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from properties import backend
+from attnfuzz.properties import backend
 
 
 @pytest.mark.parametrize(
@@ -31,7 +31,7 @@ def test_bad_backend_name_is_rejected():
 def test_this_worker_runs_its_kernels_on_its_own_gpu(repeat):
     import torch
 
-    from kernels import matmul
+    from attnfuzz.kernels import matmul
 
     count = torch.cuda.device_count()
     expected = backend.worker_gpu(os.environ["PYTEST_XDIST_WORKER"], count)

@@ -11,7 +11,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reference import attention_bounds, attention_parts, compare, matmul_bound
+from attnfuzz.reference import attention_bounds, attention_parts, compare, matmul_bound
 
 DT = {"float32": torch.float32, "float16": torch.float16}
 

@@ -19,11 +19,11 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import kernels.flash_attention as fa
-from properties import backend
-from reference import compare
-from reference.bounds import attention_bounds
-from reference.oracle import attention_parts
+import attnfuzz.kernels.flash as fa
+from attnfuzz.properties import backend
+from attnfuzz.reference import compare
+from attnfuzz.reference.bounds import attention_bounds
+from attnfuzz.reference.oracle import attention_parts
 
 GPU = not backend.interpreting()
 # GPU: the benchmark's decode shape over 8k keys in 32 ranges (1024

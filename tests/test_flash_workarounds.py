@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-import kernels.flash_attention as fa
-from kernels._checks import AttentionDims
+import attnfuzz.kernels.flash as fa
+from attnfuzz.kernels._checks import AttentionDims
 
 
 @pytest.fixture

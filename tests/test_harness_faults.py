@@ -16,9 +16,11 @@ import torch
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from properties import backend, checks, harness, implementations
-from properties.cases import AttentionCase
-from properties.implementations import Implementation
+from attnfuzz.properties import backend, implementations
+from attnfuzz.properties.checks import execution
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import AttentionCase
+from attnfuzz.properties.run import harness
 
 FAULT = "CUDA error: an illegal memory access was encountered"
 
@@ -97,11 +99,11 @@ def _stray_store(reach: int):
 
 
 @pytest.mark.skipif(not backend.interpreting(), reason="CPU memory: the interpreter's guards")
-@pytest.mark.parametrize("reach", [2, checks.STORE_REACH])
+@pytest.mark.parametrize("reach", [2, execution.STORE_REACH])
 def test_a_far_stray_store_fails_the_check_instead_of_corrupting_the_heap(reach):
     """On the interpreter an out-of-bounds store writes process memory; it must
     land in the output's guard and be reported, not corrupt the heap."""
     case = AttentionCase(batch=1, hq=1, hkv=1, sq=1, sk=2, d=8, dv=8)
-    run = checks.execute(_stray_store(reach), case)
+    run = execution.execute(_stray_store(reach), case)
     flagged = [v.check for v in run.safety if v.ratio > 1]
     assert flagged == ["guard region written (out-of-bounds store)"]

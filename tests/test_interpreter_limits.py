@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-import kernels
-from properties import backend
+from attnfuzz import kernels
+from attnfuzz.properties import backend
 
 
 @pytest.mark.skipif(not backend.interpreting(), reason="demonstrates an interpreter defect")

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from properties import backend
-from reference import compare, matmul_bound
+from attnfuzz.properties import backend
+from attnfuzz.reference import compare, matmul_bound
 
 pytestmark = pytest.mark.skipif(
     backend.interpreting() or not torch.cuda.is_available()
@@ -65,7 +65,7 @@ def _reference(q, k, v, chunk=2**22):
 
 @pytest.mark.parametrize("impl", ["naive", "flash", "decode"])
 def test_attention_over_more_than_2_31_elements(impl):
-    from properties.implementations import get
+    from attnfuzz.properties.implementations import get
 
     k, v = _kv()
     assert k.numel() > 2**31
@@ -83,7 +83,7 @@ def test_attention_over_more_than_2_31_elements(impl):
 
 
 def test_matmul_over_more_than_2_31_elements():
-    import kernels
+    from attnfuzz import kernels
 
     gen = torch.Generator(device="cuda").manual_seed(1)
     a = torch.randn(2**24 + 16, D, device="cuda", generator=gen, dtype=torch.float16)
@@ -98,7 +98,7 @@ def test_matmul_over_more_than_2_31_elements():
 
 
 def test_softmax_over_more_than_2_31_elements():
-    import kernels
+    from attnfuzz import kernels
 
     gen = torch.Generator(device="cuda").manual_seed(2)
     x = torch.randn(2, 2**30 + 64, device="cuda", generator=gen, dtype=torch.float16)

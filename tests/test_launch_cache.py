@@ -29,10 +29,10 @@ from triton.backends.compiler import GPUTarget
 from triton.runtime import driver
 from triton.runtime.jit import JITFunction
 
-import kernels._launch as launch
-import kernels.flash_attention as fa
-from kernels._checks import check_attention_inputs
-from properties import backend
+import attnfuzz.kernels._launch as launch
+import attnfuzz.kernels.flash as fa
+from attnfuzz.kernels._checks import check_attention_inputs
+from attnfuzz.properties import backend
 
 STREAM = 7
 

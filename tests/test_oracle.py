@@ -8,7 +8,7 @@ import torch.nn.functional as F
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reference
+from attnfuzz import reference
 
 
 @st.composite

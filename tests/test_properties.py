@@ -14,8 +14,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from properties import strategies as S
-from properties.harness import check
+from attnfuzz.properties import strategies as S
+from attnfuzz.properties.run.harness import check
 from tests.support import DTYPES
 
 ATTENTION = ("naive", "flash")

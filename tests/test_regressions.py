@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from properties import checks, harness
-from properties.cases import from_json
+from attnfuzz.properties import checks
+from attnfuzz.properties.model.cases import from_json
+from attnfuzz.properties.run import harness
 from tests.support import require_dtype
 
 ROOT = Path(__file__).parent / "regressions"

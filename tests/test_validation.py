@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-import kernels
-from kernels.flash_attention import flash_attention
-from properties import backend
+from attnfuzz import kernels
+from attnfuzz.kernels.flash import flash_attention
+from attnfuzz.properties import backend
 
 DEV = backend.device()
 ATTENTION = {"naive": kernels.naive_attention, "flash": flash_attention}

@@ -68,7 +68,7 @@ import torch
 import triton
 import triton.language as tl
 
-from kernels._checks import (
+from ._checks import (
     AttentionDims,
     check_attention_inputs,
     check_flag,
@@ -76,7 +76,7 @@ from kernels._checks import (
     interpreting,
     prepare_out,
 )
-from kernels._launch import LaunchCache
+from ._launch import LaunchCache
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453

@@ -1,5 +1,9 @@
 """Case specs: plain data that fully determines a test's inputs.
 
+Every case kind has the same methods: ``shapes`` and ``layouts`` of its
+inputs (in the order an implementation takes them), ``kwargs`` for the call,
+``out_shape``, ``labels`` and ``describe``, so callers never branch on the kind.
+
 Strategies draw specs, never tensors: a spec prints readably when Hypothesis
 reports a failure, serialises to JSON for dumps, and ``build`` turns it into
 the same tensors on any machine.  Each built input lives in a NaN-filled
@@ -9,13 +13,12 @@ the oracle, equal element for element to what the kernel reads.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field, fields
 
 import torch
 
-from properties.layouts import Layout, materialize
-from properties.values import Values, generate
+from attnfuzz.properties.model.layouts import Layout, materialize
+from attnfuzz.properties.model.values import Values, generate
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 
@@ -72,6 +75,18 @@ class AttentionCase:
             "input_precision": self.input_precision,
         }
 
+    def out_shape(self) -> tuple[int, ...]:
+        return (self.batch, self.hq, self.sq, self.dv)
+
+    def labels(self) -> list[str]:
+        dv = "" if self.dv == self.d else " (Dv differs)"
+        return [
+            *_common_labels(self),
+            f"mask: {self.mask_kind()}",
+            f"gqa group: {self.group}",
+            f"head dim: {self.d}{dv}",
+        ]
+
     def mask_kind(self) -> str:
         if not self.causal:
             return "none"
@@ -116,6 +131,15 @@ class MatmulCase:
     def layouts(self) -> dict[str, Layout]:
         return {"a": self.a_layout, "b": self.b_layout}
 
+    def kwargs(self) -> dict[str, object]:
+        return {"scale": self.scale, "input_precision": self.input_precision}
+
+    def out_shape(self) -> tuple[int, ...]:
+        return (*self.batch, self.m, self.n)
+
+    def labels(self) -> list[str]:
+        return _common_labels(self)
+
     def describe(self) -> str:
         op = "a@b.T" if self.transpose_b else "a@b"
         return (
@@ -149,6 +173,15 @@ class SoftmaxCase:
     def layouts(self) -> dict[str, Layout]:
         return {"x": self.x_layout}
 
+    def kwargs(self) -> dict[str, object]:
+        return {"scale": self.scale, "causal": self.causal, "alignment": self.alignment}
+
+    def out_shape(self) -> tuple[int, ...]:
+        return self.shape
+
+    def labels(self) -> list[str]:
+        return [*_common_labels(self), f"mask: {self.mask_kind()}"]
+
     def mask_kind(self) -> str:
         return f"causal-{self.alignment}" if self.causal else "none"
 
@@ -161,6 +194,13 @@ class SoftmaxCase:
 
 
 Case = AttentionCase | MatmulCase | SoftmaxCase
+
+
+def _common_labels(case: Case) -> list[str]:
+    """Coverage labels (for ``hypothesis.event``) that every case kind has."""
+    out = [f"dtype: {case.dtype}", f"values: {case.values.family}"]
+    out += [f"layout {role}: {lay.name}" for role, lay in case.layouts().items()]
+    return out
 CASE_TYPES = {c.kind: c for c in (AttentionCase, MatmulCase, SoftmaxCase)}
 
 
@@ -215,10 +255,6 @@ def from_json(data: dict[str, object]) -> Case:
     return cls(**kw)  # type: ignore[arg-type]
 
 
-def dumps(case: Case) -> str:
-    return json.dumps(to_json(case), sort_keys=True)
-
-
 __all__ = [
     "AttentionCase",
     "Built",
@@ -226,7 +262,6 @@ __all__ = [
     "MatmulCase",
     "SoftmaxCase",
     "build",
-    "dumps",
     "from_json",
     "to_json",
     "with_inputs",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import torch
 
-from properties.implementations import Implementation
+from attnfuzz.properties.implementations.implementation import Implementation
 
 BACKENDS = {
     "sdpa_math": "MATH",

@@ -24,7 +24,7 @@ Families (``role`` is "q", "k", "v", "a", "b" or "x"):
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import torch
 
@@ -39,9 +39,6 @@ class Values:
     family: str = "normal"
     scale: float = 1.0
     seed: int = 0
-
-    def as_dict(self) -> dict[str, object]:
-        return asdict(self)
 
 
 _ROLE_SALT = {"q": 1, "k": 2, "v": 3, "a": 4, "b": 5, "x": 6}

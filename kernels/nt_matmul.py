@@ -10,14 +10,35 @@ from __future__ import annotations
 
 import torch
 
-from kernels._checks import PRECISIONS, check_choice, check_scale, dot_precision, prepare_out
-from kernels.matmul import as_4d, check_matmul_operands, launch_matmul
+from ._checks import (
+    PRECISIONS,
+    as_4d,
+    check_choice,
+    check_matmul_operands,
+    check_scale,
+    dot_precision,
+    prepare_out,
+)
+from .tiled_matmul import launch_matmul
 
 
-def transposed_strides(b4: torch.Tensor) -> tuple[int, int, int, int]:
-    """(batch, head, k, n) strides of ``b4.transpose(-1, -2)`` for a (B, H, N, K) b4."""
-    sb, sh, sn, sk = b4.stride()
-    return sb, sh, sk, sn
+def launch_matmul_nt(
+    a: torch.Tensor,
+    b: torch.Tensor,
+    c: torch.Tensor,
+    *,
+    group: int,
+    scale: float,
+    precision: str,
+) -> None:
+    """Write ``scale * a @ b^T`` into ``c``; all 4-D, b (B, H, N, K).
+
+    B^T's (batch, head, k, n) strides are b's with the last two swapped.
+    """
+    sb, sh, sn, sk = b.stride()
+    launch_matmul(
+        a, (sb, sh, sk, sn), b, c, k=a.shape[3], group=group, scale=scale, precision=precision
+    )
 
 
 def matmul_nt(
@@ -39,9 +60,8 @@ def matmul_nt(
     out = prepare_out(out, (*a.shape[:-1], b.shape[-2]), a)
     a4, _ = as_4d(a)
     b4, _ = as_4d(b)
-    launch_matmul(
-        a4, transposed_strides(b4), b4, as_4d(out)[0],
-        k=a4.shape[3], group=1, scale=scale,
+    launch_matmul_nt(
+        a4, b4, as_4d(out)[0], group=1, scale=scale,
         precision=dot_precision(a.dtype, input_precision),
     )  # fmt: skip
     return out

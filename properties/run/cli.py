@@ -13,14 +13,16 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-CAMPAIGN_IMPLS = ("naive", "flash", "decode", "matmul", "matmul_nt", "softmax")
-
 
 def _csv(text: str) -> list[str]:
     return [t for t in text.split(",") if t]
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from attnfuzz.properties import checks, implementations
+
+    campaign = implementations.names(campaign=True)
+    others = [n for n in implementations.names() if n not in campaign]
     p = argparse.ArgumentParser(
         prog="attnfuzz",
         description="Differential fuzzing of Triton attention kernels against a float64 oracle.",
@@ -42,9 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(shrunk) and print a summary. Exits 1 if any case failed.",
     )
     run.add_argument(
-        "--impl", type=_csv, default=list(CAMPAIGN_IMPLS),
-        help=f"comma-separated implementations (default: {','.join(CAMPAIGN_IMPLS)}; also "
-        "sdpa_math, sdpa_flash, sdpa_cudnn, sdpa_efficient: PyTorch's SDPA backends)",
+        "--impl", type=_csv, default=campaign,
+        help=f"comma-separated implementations (default: {','.join(campaign)}; also "
+        f"{', '.join(others)})",
     )  # fmt: skip
     run.add_argument(
         "--dtype", type=_csv, default=None,
@@ -83,8 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     mut.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
     mut.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel mutants")
     mut.add_argument(
-        "--property", choices=("oracle", "metamorphic", "agree", "softmax_invariants",
-                               "shift_invariance"),
+        "--property", choices=tuple(checks.PROPERTIES),
         help="check every mutant with this property alone (shows what each property catches)",
     )  # fmt: skip
     mut.add_argument(
@@ -117,8 +118,8 @@ def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tall
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from properties import harness
-    from properties.strategies import for_property
+    from attnfuzz.properties import checks, implementations
+    from attnfuzz.properties.run import harness
 
     @hseed(seed)
     @settings(
@@ -126,7 +127,7 @@ def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tall
         phases=(Phase.generate, Phase.target, Phase.shrink),
         suppress_health_check=list(HealthCheck), print_blob=False,
     )  # fmt: skip
-    @given(for_property("oracle", impl, dtype))
+    @given(checks.get("oracle").cases(implementations.get(impl), dtype))
     def fuzz(case):
         tally.cases += 1
         tally.layouts.update(lay.name for lay in case.layouts().values())
@@ -159,7 +160,7 @@ def _bar(done: float, width: int = 24) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from properties import backend, implementations
+    from attnfuzz.properties import backend, implementations
 
     if args.dump_dir:
         os.environ["ATTNFUZZ_DUMP_DIR"] = args.dump_dir
@@ -180,7 +181,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         skipped = [d for d in dtypes if d not in implementations.get(i).dtypes]
         if skipped:
             print(f"attnfuzz run: {i} does not take {', '.join(skipped)}; skipped")
-    from properties.harness import Recorder
+    from attnfuzz.properties.run.harness import Recorder
 
     tallies = {p: Tally(Recorder(*p)) for p in pairs}
     print(backend.describe())
@@ -232,7 +233,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from properties import backend, checks, harness
+    from attnfuzz.properties import backend, checks
+    from attnfuzz.properties.run import harness
 
     print(backend.describe())
     result = harness.replay(args.path)
@@ -256,14 +258,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from properties import backend
+    from attnfuzz.properties import backend
 
     backend.configure(args.backend)
     if args.command == "run":
         return cmd_run(args)
     if args.command == "replay":
         return cmd_replay(args)
-    from properties.mutants import cmd_mutants
+    from attnfuzz.properties.mutation.runner import cmd_mutants
 
     return cmd_mutants(args)
 

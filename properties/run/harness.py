@@ -16,35 +16,24 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
-from properties import backend, checks
-from properties.cases import AttentionCase, Built, Case, build, from_json, to_json, with_inputs
-from properties.implementations import get
-from reference import Verdict
+from attnfuzz.properties import backend, checks
+from attnfuzz.properties.implementations import get
+from attnfuzz.properties.model.cases import (
+    Built,
+    Case,
+    build,
+    from_json,
+    to_json,
+    with_inputs,
+)
+from attnfuzz.reference import Verdict
 
 DEFAULT_DUMP_DIR = ".attnfuzz/failures"
-
-PROPERTIES: dict[str, Callable[..., list[Verdict]]] = {
-    "oracle": lambda impl, case, built=None, other=None: checks.against_oracle(impl, case, built),
-    "softmax_invariants": lambda impl, case, built=None, other=None: checks.softmax_invariants(
-        impl, case, built
-    ),
-    "shift_invariance": lambda impl, case, built=None, other=None: checks.softmax_shift_invariance(
-        impl, case, built
-    ),
-    "metamorphic": lambda impl, case, built=None, other=None: checks.attention_metamorphic(
-        impl, case, built
-    ),
-    "agree": lambda impl, case, built=None, other=None: checks.implementations_agree(
-        impl, get(other), case, built
-    ),
-}
-
 
 @dataclass
 class Recorder:
@@ -56,7 +45,6 @@ class Recorder:
     worst: float = 0.0
     check: str = ""
     case: str = ""  # the case that came nearest its bound
-    seen: dict[str, int] = field(default_factory=dict)
 
     def update(self, verdict: Verdict | None, case: Case | None = None) -> None:
         self.count += 1
@@ -68,24 +56,11 @@ class Recorder:
         return (self.implementation, self.dtype, self.worst, self.count, self.check, self.case)
 
 
-def labels(case: Case) -> list[str]:
-    """Coverage labels for ``hypothesis.event``."""
-    out = [f"dtype: {case.dtype}", f"values: {case.values.family}"]
-    for role, lay in case.layouts().items():
-        out.append(f"layout {role}: {lay.name}")
-    if isinstance(case, AttentionCase):
-        out.append(f"mask: {case.mask_kind()}")
-        out.append(f"gqa group: {case.group}")
-        out.append(f"head dim: {case.d}" + ("" if case.dv == case.d else " (Dv differs)"))
-    return out
-
-
 def run_property(
     prop: str, impl_name: str, case: Case, *, built: Built | None = None, other: str | None = None
 ) -> list[Verdict]:
-    if prop not in PROPERTIES:
-        raise ValueError(f"unknown property {prop!r}; known: {', '.join(PROPERTIES)}")
-    return PROPERTIES[prop](get(impl_name), case, built, other)
+    """Run the property named ``prop`` (see ``checks.PROPERTIES``) on one case."""
+    return checks.get(prop).run(get(impl_name), case, built, get(other) if other else None)
 
 
 # [which case faulted, its dump] once a kernel has killed this process's CUDA context.
@@ -120,7 +95,7 @@ def check(
     from hypothesis import event, target
     from hypothesis.control import current_build_context
 
-    for label in labels(case):
+    for label in case.labels():
         event(label)
     trace = os.environ.get("ATTNFUZZ_TRACE")
     if trace:
@@ -158,7 +133,7 @@ def check(
             f"{prop}: {what}\n"
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
-            f"python3 -m properties.cli replay {path}"
+            f"python3 -m attnfuzz replay {path}"
         ) from exc
     worst = checks.worst(verdicts)
     if recorder is not None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import torch
 
-from kernels._checks import check_attention_inputs, check_flag, dot_precision, prepare_out
-from kernels.matmul import launch_matmul
-from kernels.matmul_nt import transposed_strides
-from kernels.softmax import launch_softmax
+from ._checks import check_attention_inputs, check_flag, dot_precision, prepare_out
+from .nt_matmul import launch_matmul_nt
+from .row_softmax import launch_softmax
+from .tiled_matmul import launch_matmul
 
 
 def naive_attention(
@@ -50,10 +50,7 @@ def naive_attention(
     if out.numel() and dims.sk == 0:
         out.zero_()
     elif out.numel():
-        launch_matmul(
-            q, transposed_strides(k), k, probs,
-            k=dims.d, group=dims.group, scale=dims.scale, precision=precision,
-        )  # fmt: skip
+        launch_matmul_nt(q, k, probs, group=dims.group, scale=dims.scale, precision=precision)
         launch_softmax(probs, probs, scale=1.0, causal=causal, diagonal=dims.diagonal)
         launch_matmul(
             probs, tuple(v.stride()), v, out,

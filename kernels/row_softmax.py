@@ -17,8 +17,9 @@ import torch
 import triton
 import triton.language as tl
 
-from kernels._checks import (
+from ._checks import (
     ALIGNMENTS,
+    as_4d,
     causal_diagonal,
     check_choice,
     check_flag,
@@ -27,7 +28,6 @@ from kernels._checks import (
     interpreting,
     prepare_out,
 )
-from kernels.matmul import as_4d
 
 
 # As for the matmul: no specialisation on sizes and outer strides.

@@ -1,17 +1,15 @@
-"""Mutants of the fused kernels (``kernels/flash_attention.py``); see ``mutants``."""
+"""Mutants of the fused kernels (``kernels/flash.py``); see ``runner``."""
 
 from __future__ import annotations
 
-from properties.mutants import DECODE, FLASH, Mutant
+from attnfuzz.properties.mutation.mutant import DECODE, FLASH, mutant
 
-F = "flash_attention.py"
+F = "flash.py"
 FLASH_DECODE = (*FLASH[:2], *DECODE[:2], FLASH[2])
 
 
-def _m(name, edits, mimics, targets=FLASH, equivalent=None) -> Mutant:
-    if isinstance(edits[0], str):
-        edits = (edits,)
-    return Mutant(name, F, tuple(edits), mimics, targets, equivalent)
+def _m(name, edits, mimics, targets=FLASH, equivalent=None):
+    return mutant(name, F, edits, mimics, targets, equivalent)
 
 
 FLASH_MUTANTS = (

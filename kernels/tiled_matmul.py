@@ -21,12 +21,12 @@ import torch
 import triton
 import triton.language as tl
 
-from kernels._checks import (
+from ._checks import (
     PRECISIONS,
+    as_4d,
     check_choice,
-    check_same_dtype_device,
+    check_matmul_operands,
     check_scale,
-    check_tensor,
     dot_precision,
     interpreting,
     prepare_out,
@@ -92,7 +92,7 @@ def _matmul_kernel(
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=mask_m[:, None] & mask_n[None, :])
 
 
-def _blocks(m: int, n: int, k: int) -> tuple[int, int, int, int]:
+def _blocks() -> tuple[int, int, int, int]:
     """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps).
 
     The interpreter pays per operation per program, not per element, so it
@@ -101,14 +101,6 @@ def _blocks(m: int, n: int, k: int) -> tuple[int, int, int, int]:
     if interpreting():
         return 64, 64, 64, 4
     return 64, 64, 32, 4
-
-
-def as_4d(t: torch.Tensor) -> tuple[torch.Tensor, int]:
-    """View a (..., R, C) tensor with 0-2 leading dims as (B, H, R, C) (no copy)."""
-    lead = t.dim() - 2
-    for _ in range(2 - lead):
-        t = t.unsqueeze(0)
-    return t, lead
 
 
 def launch_matmul(
@@ -134,7 +126,7 @@ def launch_matmul(
     if k == 0:
         c.zero_()
         return
-    block_m, block_n, block_k, warps = _blocks(m, n, k)
+    block_m, block_n, block_k, warps = _blocks()
     grid = (triton.cdiv(m, block_m) * triton.cdiv(n, block_n), bsz * h)
     _matmul_kernel[grid](
         a, b, c,
@@ -144,18 +136,6 @@ def launch_matmul(
         BLOCK_M=block_m, BLOCK_N=block_n, BLOCK_K=block_k,
         PRECISION=precision, num_warps=warps,
     )  # fmt: skip
-
-
-def check_matmul_operands(a: object, b: object) -> tuple[torch.Tensor, torch.Tensor]:
-    a = check_tensor("a", a, ndim=(2, 3, 4))
-    b = check_tensor("b", b, ndim=(2, 3, 4))
-    check_same_dtype_device(("a", "b"), (a, b))
-    if a.shape[:-2] != b.shape[:-2]:
-        raise ValueError(
-            f"a and b must share their leading (batch) dims, got {tuple(a.shape)} and "
-            f"{tuple(b.shape)}"
-        )
-    return a, b
 
 
 def matmul(

@@ -25,7 +25,7 @@ Named layouts for 4-D attention tensors (B, H, S, D):
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import torch
 
@@ -52,9 +52,6 @@ class Layout:
     expanded: tuple[int, ...] = ()  # dims broadcast with stride 0
     front: int = 0  # storage offset of the physical block in its buffer
     guard: int = 16  # NaN elements after the block
-
-    def as_dict(self) -> dict[str, object]:
-        return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, object]) -> Layout:

@@ -1,0 +1,7 @@
+"""``python -m attnfuzz``: the ``attnfuzz`` command."""
+
+import sys
+
+from attnfuzz.properties.run.cli import main
+
+sys.exit(main())

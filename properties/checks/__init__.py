@@ -1,0 +1,106 @@
+"""Checks: run an implementation on a case and judge the result.
+
+Every check returns a list of ``Verdict``s (see ``reference.compare``); a
+case passes when every verdict's error/bound ratio is at most 1.  The
+modules are one family each: ``execution`` (running, memory safety),
+``oracle`` (agreement with the float64 oracle), ``softmax`` (invariants),
+``metamorphic`` (relations between runs), ``agreement`` (two
+implementations).  ``PROPERTIES`` below is the one registry of properties:
+the tests, the ``attnfuzz`` command and the mutation runner all name
+properties through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from attnfuzz.properties import implementations, strategies
+from attnfuzz.properties.checks.agreement import implementations_agree
+from attnfuzz.properties.checks.execution import execute, failures, worst
+from attnfuzz.properties.checks.metamorphic import attention_metamorphic
+from attnfuzz.properties.checks.oracle import against_oracle
+from attnfuzz.properties.checks.softmax import softmax_invariants, softmax_shift_invariance
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import Built, Case
+from attnfuzz.reference import Verdict
+
+
+@dataclass(frozen=True)
+class Property:
+    """A named check, the operations it applies to, and the cases it draws."""
+
+    name: str
+    ops: tuple[str, ...]  # the implementation ops it applies to
+    judge: Callable[..., list[Verdict]]  # (impl, case, built, other) -> verdicts
+    description: str
+    families: tuple[str, ...] | None = None  # value families it needs, if restricted
+    max_len: int = 130  # longest sequence it draws (relations run several launches)
+
+    def applies(self, impl: Implementation) -> bool:
+        return impl.op in self.ops
+
+    def run(
+        self, impl: Implementation, case: Case, built: Built | None = None,
+        other: Implementation | None = None,
+    ) -> list[Verdict]:  # fmt: skip
+        return self.judge(impl, case, built, other)
+
+    def cases(
+        self, impl: Implementation, dtype: str, *,
+        layout_names: tuple[str, ...] | None = None, families: tuple[str, ...] | None = None,
+    ) -> st.SearchStrategy[Case]:  # fmt: skip
+        """The case strategy for ``impl``, optionally drawing only some layouts and families."""
+        return strategies.cases_for(
+            impl.op, dtype, decode=impl.decode, max_len=self.max_len,
+            layout_names=layout_names or strategies.NAMES,
+            families=self.families or families or strategies.FAMILIES,
+        )  # fmt: skip
+
+
+def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:
+    # Without a named other, the three-kernel attention is the peer (and flash its own).
+    other = other or implementations.get("flash" if impl.name == "naive" else "naive")
+    return implementations_agree(impl, other, case, built)
+
+
+PROPERTIES: dict[str, Property] = {
+    p.name: p
+    for p in (
+        Property(
+            "oracle", implementations.OPS, lambda i, c, b, o: against_oracle(i, c, b),
+            "every output within its derived bound of the float64 oracle",
+        ),
+        Property(
+            "metamorphic", ("attention",), lambda i, c, b, o: attention_metamorphic(i, c, b),
+            "relations between runs (layouts, permutations, GQA, batch/head slices)",
+            max_len=70,
+        ),
+        Property(
+            "agree", ("attention",), _agree,
+            "two attention implementations agree within the sum of their bounds",
+        ),
+        Property(
+            "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),
+            "row sums, range, exact zeros where masked, order, finiteness",
+        ),
+        Property(
+            "shift_invariance", ("softmax",),
+            lambda i, c, b, o: softmax_shift_invariance(i, c, b),
+            "softmax(x + c) == softmax(x) on values where x + c is exact", families=("grid",),
+        ),
+    )
+}
+
+
+def get(name: str) -> Property:
+    try:
+        return PROPERTIES[name]
+    except KeyError:
+        known = ", ".join(PROPERTIES)
+        raise ValueError(f"unknown property {name!r}; known: {known}") from None
+
+
+__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "worst"]

@@ -1,0 +1,21 @@
+"""Two implementations of the same operation agree within the sum of their bounds."""
+
+from __future__ import annotations
+
+from attnfuzz.properties import backend
+from attnfuzz.properties.checks.execution import execute
+from attnfuzz.properties.checks.oracle import EXPECTED
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import Built, Case, build
+from attnfuzz.reference import Verdict, compare
+
+
+def implementations_agree(
+    first: Implementation, second: Implementation, case: Case, built: Built | None = None
+) -> list[Verdict]:
+    built = built or build(case, backend.device())
+    a = execute(first, case, built)
+    b = execute(second, case, built)
+    _, bound, _ = EXPECTED[case.kind](case, built)["out"]
+    got, want = a.results["out"], b.results["out"].double().cpu()
+    return [*a.safety, *b.safety, compare(f"{first.name} vs {second.name}", got, want, 2 * bound)]

@@ -1,0 +1,198 @@
+"""Metamorphic relations of attention: runs that must agree without an oracle value.
+
+Each relation is a small named function in ``RELATIONS``: given the base run
+(``Base``) it runs the implementation on related inputs and returns a
+verdict, or ``None`` where it does not apply to the case.  Relations compare
+either bitwise or within the sum of both runs' bounds around the same exact
+value (the bounds come from the oracle).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import torch
+
+from attnfuzz.properties import backend
+from attnfuzz.properties.checks.execution import bitwise, run_clean
+from attnfuzz.properties.checks.oracle import attention_oracle
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import AttentionCase, Built, build
+from attnfuzz.properties.model.layouts import Layout
+from attnfuzz.reference import Verdict, compare
+
+
+@dataclass
+class Base:
+    """The base run of a case and what every relation needs of it."""
+
+    impl: Implementation
+    case: AttentionCase
+    built: Built
+    out: torch.Tensor  # the base run's output, on the device
+    parts: dict[str, torch.Tensor]  # the oracle's
+    bounds: dict[str, torch.Tensor]
+
+    @property
+    def q(self) -> torch.Tensor:
+        return self.built.inputs["q"]
+
+    @property
+    def k(self) -> torch.Tensor:
+        return self.built.inputs["k"]
+
+    @property
+    def v(self) -> torch.Tensor:
+        return self.built.inputs["v"]
+
+    @property
+    def exact_out(self) -> torch.Tensor:
+        return self.out.double().cpu()
+
+    @property
+    def twice(self) -> torch.Tensor:
+        """The bound of a difference of two runs that each stay within their bound."""
+        return 2 * self.bounds["out"]
+
+    def run(self, q, k, v, case: AttentionCase | None = None) -> torch.Tensor:
+        return run_clean(self.impl, case or self.case, {"q": q, "k": k, "v": v})["out"]
+
+
+def repeat(b: Base) -> Verdict:
+    return bitwise("two runs bitwise equal", b.run(b.q, b.k, b.v), b.out)
+
+
+def layout_independence(b: Base) -> Verdict:
+    """Same logical values, contiguous storage: bitwise the same output."""
+    flat = replace(b.case, q_layout=Layout(), k_layout=Layout(), v_layout=Layout())
+    got = b.run(b.q.contiguous(), b.k.contiguous(), b.v.contiguous(), flat)
+    return bitwise("layout independence", got, b.out)
+
+
+def linear_in_v(b: Base) -> Verdict | None:
+    """Scaling V by 2 commutes with every rounding, except where a result is in
+    the subnormal range (fixed spacing there) or would overflow."""
+    if b.case.values.family in ("near_max", "subnormal"):
+        return None
+    scaled = b.run(b.q, b.k, (b.v * 2).contiguous())
+    normal = b.out.abs() >= 2 * torch.finfo(b.out.dtype).tiny
+    return bitwise("linearity in V (x2)", scaled[normal], (b.out * 2)[normal])
+
+
+def scale_and_keys_negated(b: Base) -> Verdict:
+    """Negating both the scale and the keys leaves every logit bitwise the same
+    (IEEE rounding is sign-symmetric), so the output must be too; a kernel
+    whose running max mishandles a negative scale computes other bits."""
+    mirrored = replace(b.case, scale=-b.case.effective_scale, k_layout=Layout())
+    return bitwise("scale and keys negated", b.run(b.q, (-b.k).contiguous(), b.v, mirrored), b.out)
+
+
+def convex_hull(b: Base) -> Verdict:
+    """Each output coordinate lies between the visible values' min and max."""
+    vis = b.parts["visible"]
+    vrep = b.built.exact["v"].repeat_interleave(b.case.group, dim=1).unsqueeze(2)
+    inf = torch.tensor(math.inf, dtype=torch.float64)
+    hi = torch.where(vis.unsqueeze(-1), vrep, -inf).amax(dim=3)
+    lo = torch.where(vis.unsqueeze(-1), vrep, inf).amin(dim=3)
+    sees = vis.any(-1, keepdim=True)
+    hi, lo = torch.where(sees, hi, 0.0), torch.where(sees, lo, 0.0)
+    o = b.exact_out
+    excess = torch.clamp(o - hi, min=0) + torch.clamp(lo - o, min=0)
+    excess = torch.nan_to_num(excess, nan=math.inf)
+    return compare("convex hull of visible values", excess, 0 * excess, b.bounds["out"])
+
+
+def key_permutation(b: Base) -> Verdict | None:
+    """Permuting keys and values together leaves a non-causal output unchanged."""
+    if b.case.causal or b.case.sk <= 1:
+        return None
+    gen = torch.Generator().manual_seed(b.case.values.seed)
+    perm = torch.randperm(b.case.sk, generator=gen).to(b.q.device)
+    permuted = b.run(b.q, b.k[:, :, perm], b.v[:, :, perm])
+    return compare("key permutation", permuted, b.exact_out, b.twice)
+
+
+def invisible_keys(b: Base) -> Verdict | None:
+    """Altering the keys the first query cannot see leaves every row that sees
+    none of them bitwise unchanged."""
+    row_vis = b.parts["visible"][0, 0]  # (Sq, Sk): the same for every batch and head
+    if not b.case.causal or not b.case.sq or not bool((~row_vis[0]).any()):
+        return None
+    dev = b.q.device
+    blind = torch.nonzero(~row_vis[0]).flatten().to(dev)
+    k2, v2 = b.k.clone(), b.v.clone()
+    k2[:, :, blind] = 3.0
+    v2[:, :, blind] = -7.0
+    altered = b.run(b.q, k2, v2)
+    rows = (~row_vis[:, ~row_vis[0]]).all(dim=1).to(dev)
+    return bitwise("invisible keys do not matter", altered[:, :, rows], b.out[:, :, rows])
+
+
+def batch_alone(b: Base) -> Verdict | None:
+    """The last batch computed alone equals that slice of the full run."""
+    if b.case.batch <= 1:
+        return None
+    alone = b.run(b.q[-1:], b.k[-1:], b.v[-1:], replace(b.case, batch=1))
+    return compare("batch alone", alone, b.exact_out[-1:], b.twice[-1:])
+
+
+def head_alone(b: Base) -> Verdict | None:
+    """The last query head computed alone (with its KV head) equals that slice."""
+    if b.case.hq <= 1:
+        return None
+    h = b.case.hq - 1
+    kv = h // b.case.group
+    single = replace(b.case, hq=1, hkv=1)
+    alone = b.run(b.q[:, h : h + 1], b.k[:, kv : kv + 1], b.v[:, kv : kv + 1], single)
+    return compare("head alone", alone, b.exact_out[:, h : h + 1], b.twice[:, h : h + 1])
+
+
+def gqa_as_mha(b: Base) -> Verdict | None:
+    """GQA equals MHA with the KV heads repeated."""
+    g = b.case.group
+    if g <= 1:
+        return None
+    mha = replace(b.case, hkv=b.case.hq)
+    rep = b.run(b.q, b.k.repeat_interleave(g, 1), b.v.repeat_interleave(g, 1), mha)
+    return compare("GQA == MHA with repeated KV", rep, b.exact_out, b.twice)
+
+
+def decode_as_last_row(b: Base) -> Verdict | None:
+    """The last query of a bottom-right causal prefill sees every key: decoding
+    it alone gives that row."""
+    c = b.case
+    if not (c.causal and c.alignment == "bottom_right" and c.sq > 1):
+        return None
+    dec = b.run(b.q[:, :, -1:].contiguous(), b.k, b.v, replace(c, sq=1))
+    return compare("decode == last prefill row", dec, b.exact_out[:, :, -1:], b.twice[:, :, -1:])
+
+
+RELATIONS: dict[str, Callable[[Base], Verdict | None]] = {
+    f.__name__: f
+    for f in (
+        repeat,
+        layout_independence,
+        linear_in_v,
+        scale_and_keys_negated,
+        convex_hull,
+        key_permutation,
+        invisible_keys,
+        batch_alone,
+        head_alone,
+        gqa_as_mha,
+        decode_as_last_row,
+    )
+}
+
+
+def attention_metamorphic(
+    impl: Implementation, case: AttentionCase, built: Built | None = None
+) -> list[Verdict]:
+    """Every relation of ``RELATIONS`` that applies to the case."""
+    built = built or build(case, backend.device())
+    out = run_clean(impl, case, built.inputs)["out"]
+    parts, bounds = attention_oracle(case, built)
+    base = Base(impl, case, built, out, parts, bounds)
+    return [v for relation in RELATIONS.values() if (v := relation(base)) is not None]

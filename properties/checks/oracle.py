@@ -1,0 +1,107 @@
+"""Agreement with the float64 oracle, within the bounds ``reference`` derives.
+
+``EXPECTED`` maps each case kind to what the oracle says of it: for every
+output an implementation may return, the exact value, its per-element bound
+and the dtype it is rounded to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+from attnfuzz.properties import backend
+from attnfuzz.properties.checks.execution import execute
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import (
+    AttentionCase,
+    Built,
+    Case,
+    MatmulCase,
+    SoftmaxCase,
+    build,
+)
+from attnfuzz.reference import (
+    Verdict,
+    attention_bounds,
+    attention_parts,
+    causal_visible,
+    compare,
+    matmul,
+    matmul_bound,
+    softmax,
+    softmax_bound,
+)
+
+# name -> (exact value, bound, dtype the result is rounded to)
+Expected = dict[str, tuple[torch.Tensor, torch.Tensor, torch.dtype]]
+
+
+def attention_oracle(case: AttentionCase, built: Built) -> tuple[dict, dict]:
+    """The oracle's parts (out, probs, lse, visible, ...) and their bounds."""
+    q, k, v = (built.exact[r] for r in ("q", "k", "v"))
+    scale = case.effective_scale
+    parts = attention_parts(q, k, v, causal=case.causal, scale=scale, alignment=case.alignment)
+    bounds = attention_bounds(
+        built.inputs["q"], built.inputs["k"], built.inputs["v"], parts,
+        scale=scale, input_precision=case.input_precision,
+    )  # fmt: skip
+    return parts, bounds
+
+
+def softmax_visible(case: SoftmaxCase) -> torch.Tensor:
+    m, n = case.shape[-2:]
+    if case.causal:
+        return causal_visible(m, n, case.alignment).expand(case.shape)
+    return torch.ones(case.shape, dtype=torch.bool)
+
+
+def softmax_expected(case: SoftmaxCase, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """softmax(x) for the case's scale and mask, and its bound."""
+    want = softmax(x, scale=case.scale, causal=case.causal, alignment=case.alignment)
+    bound = softmax_bound(x, want, softmax_visible(case), scale=case.scale,
+                          out_dtype=case.torch_dtype)  # fmt: skip
+    return want, bound
+
+
+def _attention(case: AttentionCase, built: Built) -> Expected:
+    parts, bounds = attention_oracle(case, built)
+    # probs and lse are fp32 whatever the inputs' dtype.
+    kinds = {"out": case.torch_dtype, "probs": torch.float32, "lse": torch.float32}
+    return {name: (parts[name], bounds[name], kind) for name, kind in kinds.items()}
+
+
+def _matmul(case: MatmulCase, built: Built) -> Expected:
+    a, b = built.exact["a"], built.exact["b"]
+    if case.transpose_b:
+        b = b.transpose(-1, -2)
+    want = matmul(a, b, scale=case.scale)
+    bound = matmul_bound(a, b, want, scale=case.scale, out_dtype=case.torch_dtype,
+                         input_precision=case.input_precision)  # fmt: skip
+    return {"out": (want, bound, case.torch_dtype)}
+
+
+def _softmax(case: SoftmaxCase, built: Built) -> Expected:
+    want, bound = softmax_expected(case, built.exact["x"])
+    return {"out": (want, bound, case.torch_dtype)}
+
+
+EXPECTED: dict[str, Callable[..., Expected]] = {
+    AttentionCase.kind: _attention,
+    MatmulCase.kind: _matmul,
+    SoftmaxCase.kind: _softmax,
+}
+
+
+def against_oracle(impl: Implementation, case: Case, built: Built | None = None) -> list[Verdict]:
+    """Every output the implementation returns (out, probs, lse) within its bound."""
+    built = built or build(case, backend.device())
+    run = execute(impl, case, built)
+    expected = EXPECTED[case.kind](case, built)
+    verdicts = list(run.safety)
+    for name, got in run.results.items():
+        if name in expected:
+            want, bound, dtype = expected[name]
+            verdicts.append(compare(name, got, want, bound, dtype=dtype))
+    return verdicts

@@ -1,0 +1,1 @@
+"""The case model: value families, physical layouts and case specs (plain data)."""

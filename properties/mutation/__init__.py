@@ -1,0 +1,1 @@
+"""Mutation testing: catalogues of planted kernel bugs and the runner that plants them."""

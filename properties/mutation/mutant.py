@@ -1,0 +1,47 @@
+"""The ``Mutant`` record and the target lists the catalogues share (plain data).
+
+A mutant is one source edit to a file of ``kernels/`` that plants a bug of a
+known real-world class; its targets are the (property, implementation,
+dtype) triples tried in order until one kills it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# (property, implementation, dtype), tried in order until one kills the mutant.
+MATMUL = (("oracle", "matmul", "float32"), ("oracle", "matmul_nt", "float32"),
+          ("oracle", "naive", "float32"), ("oracle", "matmul", "float16"))  # fmt: skip
+SOFTMAX = (("oracle", "softmax", "float32"), ("softmax_invariants", "softmax", "float32"),
+           ("oracle", "naive", "float32"), ("oracle", "softmax", "float16"))  # fmt: skip
+NAIVE = (("oracle", "naive", "float32"), ("oracle", "naive", "float16"),
+         ("metamorphic", "naive", "float32"))  # fmt: skip
+FLASH = (("oracle", "flash", "float32"), ("oracle", "flash", "float16"),
+         ("metamorphic", "flash", "float32"))  # fmt: skip
+DECODE = (("oracle", "decode", "float32"), ("oracle", "decode", "float16"),
+          ("metamorphic", "decode", "float32"))  # fmt: skip
+ALL_ATTENTION = (*NAIVE[:1], *FLASH[:1], *DECODE[:1], ("oracle", "softmax", "float32"))
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    file: str  # under kernels/
+    edits: tuple[tuple[str, str], ...]  # (old, new); each old must occur exactly once
+    mimics: str
+    targets: tuple[tuple[str, str, str], ...]
+    equivalent: str | None = None  # why no input can tell it apart, if so
+
+
+def mutant(
+    name: str,
+    file: str,
+    edits: tuple[str, str] | tuple[tuple[str, str], ...],
+    mimics: str,
+    targets: tuple[tuple[str, str, str], ...],
+    equivalent: str | None = None,
+) -> Mutant:
+    """A Mutant; ``edits`` may be one (old, new) pair."""
+    if isinstance(edits[0], str):
+        edits = (edits,)
+    return Mutant(name, file, tuple(edits), mimics, targets, equivalent)

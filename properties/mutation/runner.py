@@ -1,0 +1,292 @@
+"""Mutation testing of the harness: does it catch realistic kernel bugs?
+
+Each ``Mutant`` (see ``mutant``; the catalogues are ``catalogue`` and
+``flash_catalogue``) is one source edit that plants a bug of a known
+real-world class.  ``run_mutant`` copies the whole ``attnfuzz`` package into a
+temporary directory, applies the edit to its ``kernels`` there (never to the
+working tree: Triton re-reads kernel source from files), and runs a worker
+process whose ``PYTHONPATH`` is that copy, so ``attnfuzz.kernels`` is the
+mutant while the properties and the oracle are unchanged copies.  The worker
+runs the mutant's properties in order with a fixed Hypothesis seed and stops
+at the first failure: the mutant is *killed* by that property, after that
+many examples and seconds.
+
+Mutants that provably cannot change any result are listed with the reason
+(``equivalent``) and not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from attnfuzz.properties.mutation.catalogue import CATALOGUE
+from attnfuzz.properties.mutation.flash_catalogue import FLASH_MUTANTS
+from attnfuzz.properties.mutation.mutant import Mutant
+
+
+@dataclass
+class Result:
+    name: str
+    mimics: str
+    killed: bool
+    error: bool = False  # the worker itself broke: neither killed nor survived
+    property: str | None = None
+    examples: int | None = None
+    seconds: float | None = None
+    detail: str = ""
+    equivalent: str | None = None
+
+
+def _package_dirs() -> dict[str, Path]:
+    """Where the running ``attnfuzz`` package's parts live (a checkout or a wheel)."""
+    import attnfuzz
+    import attnfuzz.kernels
+    import attnfuzz.properties
+    import attnfuzz.reference
+
+    return {
+        "": Path(attnfuzz.__file__).parent,
+        "kernels": Path(attnfuzz.kernels.__file__).parent,
+        "reference": Path(attnfuzz.reference.__file__).parent,
+        "properties": Path(attnfuzz.properties.__file__).parent,
+    }
+
+
+def apply(mutant: Mutant, dest: Path) -> Path:
+    """Copy the attnfuzz package to dest/attnfuzz with the mutant's edits in its
+    kernels; return the mutated kernels directory."""
+    ignore = shutil.ignore_patterns("__pycache__")
+    pkg = dest / "attnfuzz"
+    for part, src in _package_dirs().items():
+        shutil.copytree(src, pkg / part, ignore=ignore, dirs_exist_ok=True)
+    path = pkg / "kernels" / mutant.file
+    src = path.read_text()
+    for old, new in mutant.edits:
+        count = src.count(old)
+        if count != 1:
+            raise ValueError(f"mutant {mutant.name}: {old!r} occurs {count} times in {mutant.file}")
+        src = src.replace(old, new)
+    path.write_text(src)
+    return pkg / "kernels"
+
+
+def run_mutant(
+    mutant: Mutant,
+    *,
+    examples: int,
+    seed: int,
+    backend: str = "auto",
+    layouts: list[str] | None = None,
+    families: list[str] | None = None,
+) -> Result:
+    if mutant.equivalent:
+        return Result(mutant.name, mutant.mimics, False, equivalent=mutant.equivalent)
+    with tempfile.TemporaryDirectory(prefix="attnfuzz-mutant-") as tmp:
+        try:
+            apply(mutant, Path(tmp))
+        except ValueError as exc:  # the kernel source moved on: the edit no longer applies
+            return Result(mutant.name, mutant.mimics, False, error=True, detail=str(exc))
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([tmp, env.get("PYTHONPATH", "")])
+        env["ATTNFUZZ_DUMP_DIR"] = str(Path(tmp) / "dumps")
+        env["ATTNFUZZ_MUTANT_ROOT"] = str(Path(tmp).resolve())
+        env.setdefault("OMP_NUM_THREADS", "1")
+        cmd = [
+            sys.executable, "-m", "attnfuzz.properties.mutation.runner", "--worker",
+            "--targets", json.dumps(mutant.targets), "--examples", str(examples),
+            "--seed", str(seed), "--backend", backend,
+            *(["--layouts", ",".join(layouts)] if layouts else []),
+            *(["--families", ",".join(families)] if families else []),
+        ]  # fmt: skip
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tmp)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        tail = (proc.stderr or proc.stdout)[-2000:]
+        return Result(mutant.name, mutant.mimics, False, error=True, detail=tail)
+    out = json.loads(lines[-1])
+    return Result(mutant.name, mutant.mimics, out["killed"], False, out.get("property"),
+                  out.get("examples"), out.get("seconds"), out.get("detail", ""))  # fmt: skip
+
+
+def _worker(
+    targets: list[list[str]],
+    examples: int,
+    seed: int,
+    layouts: tuple[str, ...] | None = None,
+    families: tuple[str, ...] | None = None,
+) -> dict:
+    """In the mutated environment: run properties until one fails."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from attnfuzz import kernels
+    from attnfuzz.properties import backend, checks
+    from attnfuzz.properties import implementations as impls
+    from attnfuzz.properties.run import harness
+
+    expected = os.environ.get("ATTNFUZZ_MUTANT_ROOT")
+    if expected and not kernels.__file__.startswith(expected):
+        raise RuntimeError(f"worker imported {kernels.__file__}, not the mutant under {expected}")
+    start = time.monotonic()
+    total = 0
+    for prop, impl, dtype in targets:
+        if dtype == "bfloat16" and not backend.supports_bf16():
+            continue
+        count = 0
+
+        def probe_for(prop: str, impl: str, strategy):
+            @hseed(seed)
+            @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+                      phases=(Phase.generate,), suppress_health_check=list(HealthCheck),
+                      print_blob=False)  # fmt: skip
+            @given(strategy)
+            def probe(case):
+                nonlocal count
+                count += 1
+                try:
+                    harness.check(prop, impl, case)
+                except AssertionError:
+                    raise
+                except Exception as exc:  # the mutant crashed the kernel: also a kill
+                    raise AssertionError(f"crash: {exc!r}") from exc
+
+            return probe
+
+        try:
+            cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
+                                           families=families)  # fmt: skip
+            probe_for(prop, impl, cases)()
+        except Exception as exc:
+            failures = harness.failures_of(exc)
+            if failures is None:
+                raise
+            first = str(failures[0]).strip().splitlines()
+            return {
+                "killed": True,
+                "property": f"{prop}/{impl}/{dtype}",
+                "examples": total + count,
+                "seconds": round(time.monotonic() - start, 2),
+                "detail": (first[1] if len(first) > 1 else first[0] if first else repr(exc))[:300],
+            }
+        total += count
+    return {"killed": False, "examples": total, "seconds": round(time.monotonic() - start, 2)}
+
+
+def restrict(mutant: Mutant, prop: str) -> Mutant | None:
+    """The mutant with only ``prop`` as its check (on the implementations it
+    targets that ``prop`` applies to), or None if it applies to none."""
+    from attnfuzz.properties import checks, implementations
+
+    applies = checks.get(prop).applies
+    targets = tuple(
+        dict.fromkeys((prop, impl, dtype) for _, impl, dtype in mutant.targets
+                      if applies(implementations.get(impl)))
+    )  # fmt: skip
+    if not targets:
+        return None
+    return Mutant(mutant.name, mutant.file, mutant.edits, mutant.mimics, targets, mutant.equivalent)
+
+
+def catalogue(names: list[str] | None = None) -> list[Mutant]:
+    muts = [*CATALOGUE, *FLASH_MUTANTS]
+    if names:
+        known = {m.name: m for m in muts}
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise SystemExit(f"unknown mutants: {', '.join(missing)}")
+        muts = [known[n] for n in names]
+    return muts
+
+
+def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend: str,
+            progress=print, layouts=None, families=None) -> list[Result]:  # fmt: skip
+    results: list[Result] = []
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = [pool.submit(run_mutant, m, examples=examples, seed=seed, backend=backend,
+                               layouts=layouts, families=families)
+                   for m in muts]  # fmt: skip
+        for i, f in enumerate(futures):
+            r = f.result()
+            results.append(r)
+            status = ("equivalent" if r.equivalent else "KILLED" if r.killed
+                      else "ERROR" if r.error else "SURVIVED")  # fmt: skip
+            progress(f"[{i + 1}/{len(muts)}] {r.name}: {status}"
+                     + (f" by {r.property} after {r.examples} examples" if r.killed else "")
+                     + (f"\n{r.detail}" if r.error else ""))
+    return results
+
+
+def table(results: list[Result]) -> str:
+    rows = [f"{'mutant':<40}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
+    for r in results:
+        status = ("equiv." if r.equivalent else "killed" if r.killed
+                  else "ERROR" if r.error else "SURVIVED")  # fmt: skip
+        rows.append(
+            f"{r.name:<40}{status:<10}{(r.property or '-'):<34}"
+            f"{r.examples if r.examples is not None else '-':>9}"
+            f"{r.seconds if r.seconds is not None else '-':>9}"
+        )
+    counted = [r for r in results if not r.equivalent]
+    killed = [r for r in counted if r.killed]
+    rate = 100.0 * len(killed) / len(counted) if counted else 100.0
+    times = sorted(r.seconds for r in killed if r.seconds is not None)
+    median = times[len(times) // 2] if times else float("nan")
+    rows.append(f"kill rate {len(killed)}/{len(counted)} = {rate:.0f}% of non-equivalent "
+                f"mutants; median time to kill {median:.1f}s")  # fmt: skip
+    for r in results:
+        if r.equivalent:
+            rows.append(f"equivalent: {r.name}: {r.equivalent}")
+    return "\n".join(rows)
+
+
+def cmd_mutants(args: argparse.Namespace) -> int:
+    muts = catalogue(args.only)
+    if args.property:
+        muts = [r for m in muts if (r := restrict(m, args.property)) is not None]
+    if args.list:
+        for m in muts:
+            tag = " (equivalent)" if m.equivalent else ""
+            print(f"{m.name:<34}{m.mimics}{tag}")
+        return 0
+    results = run_all(muts, examples=args.examples, seed=args.seed, jobs=args.jobs,
+                      backend=args.backend, layouts=args.layouts,
+                      families=args.families)  # fmt: skip
+    print(table(results))
+    if args.json:
+        Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=2))
+    survivors = [r for r in results if not r.killed and not r.equivalent]
+    return 1 if survivors else 0  # a worker error counts as a survivor: nothing was shown
+
+
+def _main() -> int:
+    p = argparse.ArgumentParser(prog="python -m attnfuzz.properties.mutation.runner")
+    p.add_argument("--worker", action="store_true")
+    p.add_argument("--targets", required=True)
+    p.add_argument("--examples", type=int, default=60)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--backend", default="auto")
+    p.add_argument("--layouts", default="")
+    p.add_argument("--families", default="")
+    args = p.parse_args()
+    from attnfuzz.properties import backend
+
+    backend.configure(args.backend)
+    layouts = tuple(x for x in args.layouts.split(",") if x) or None
+    families = tuple(x for x in args.families.split(",") if x) or None
+    print(json.dumps(_worker(json.loads(args.targets), args.examples, args.seed, layouts,
+                             families)))  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

@@ -1,0 +1,1 @@
+"""Running the properties: the pytest-facing harness, dumps and replay, the command."""
