@@ -62,6 +62,7 @@ def values(families: tuple[str, ...] = FAMILIES) -> st.SearchStrategy[Values]:
     )
 
 
+# attention_cases takes arguments of these names, which shadow the strategies there.
 _layouts, _values = layouts, values
 
 
@@ -168,9 +169,9 @@ def attention_cases(
         sk=None if sk is None else _drawn(sk, "sk", st.nothing(), low=0),
         head_dim=_drawn(head_dim, "head_dim", head_dims(max_dim)),
         value_dim=None if value_dim is None else _drawn(value_dim, "value_dim", st.nothing()),
-        layouts=layouts or _layouts(4, _names_for(4, names)),
+        layouts=_layouts(4, _names_for(4, names)) if layouts is None else layouts,
         out_layouts=_layouts(4, _out_names(_names_for(4, names))),
-        values=values or _values(families),
+        values=_values(families) if values is None else values,
         max_dim=max_dim,
         max_seq=max_seq,
         # Regimes need room past one 64-row block and lengths of their own.

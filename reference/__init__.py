@@ -1,7 +1,7 @@
 """The float64 oracle, its per-element error bounds, and the comparison."""
 
 from attnfuzz.reference.bounds import attention_bounds, matmul_bound, softmax_bound
-from attnfuzz.reference.compare import Verdict, compare
+from attnfuzz.reference.verdict import Verdict, compare
 from attnfuzz.reference.oracle import attention, attention_parts, causal_visible, matmul, softmax
 
 __all__ = [

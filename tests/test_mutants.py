@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnfuzz.properties import backend
+from attnfuzz.properties import backend, checks, implementations
 from attnfuzz.properties.mutation.runner import apply, catalogue, run_mutant
 
 SUBSET = (
@@ -26,6 +26,15 @@ def test_every_mutant_applies(tmp_path):
     """Each edit of the whole catalogue still matches the kernel source exactly once."""
     for mutant in catalogue():
         apply(mutant, tmp_path / mutant.name)
+
+
+def test_every_target_is_registered():
+    """Targets name properties and implementations through the registries, and the
+    property applies to the implementation."""
+    for mutant in catalogue():
+        for prop, impl, dtype in mutant.targets:
+            assert checks.get(prop).applies(implementations.get(impl)), (mutant.name, prop, impl)
+            assert dtype in implementations.get(impl).dtypes
 
 
 @pytest.mark.parametrize("name", SUBSET)

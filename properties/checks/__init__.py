@@ -1,6 +1,6 @@
 """Checks: run an implementation on a case and judge the result.
 
-Every check returns a list of ``Verdict``s (see ``reference.compare``); a
+Every check returns a list of ``Verdict``s (see ``reference.verdict``); a
 case passes when every verdict's error/bound ratio is at most 1.  The
 modules are one family each: ``execution`` (running, memory safety),
 ``oracle`` (agreement with the float64 oracle), ``softmax`` (invariants),

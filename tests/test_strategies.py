@@ -1,0 +1,63 @@
+"""``attention_cases`` composes like ``hypothesis.extra.numpy.arrays``: fixed values or
+strategies for each dimension, validated bounds, and ``one_of`` / ``map``."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from attnfuzz.properties import strategies as S
+from attnfuzz.properties.model.layouts import Layout
+from attnfuzz.properties.model.values import Values
+
+# Drawing specs runs no kernel: many examples cost milliseconds.
+FAST = settings(max_examples=60, deadline=None, database=None)
+
+
+@FAST
+@given(S.attention_cases(sq=5, sk=st.integers(1, 3), head_dim=st.sampled_from([24]),
+                         value_dim=40, batch=1, kv_heads=2, group=st.just(4)))
+def test_fixed_values_and_strategies(case):
+    assert (case.sq, case.d, case.dv, case.batch, case.hkv, case.hq) == (5, 24, 40, 1, 2, 8)
+    assert 1 <= case.sk <= 3
+
+
+@FAST
+@given(S.attention_cases(layouts=Layout(), values=Values("ties", 1.0, 7)))
+def test_fixed_layouts_and_values(case):
+    assert {lay.name for lay in case.layouts().values()} == {"contiguous"}
+    assert case.values == Values("ties", 1.0, 7)
+
+
+@FAST
+@given(st.one_of(S.attention_cases(decode=True), S.attention_cases(sq=1)).map(lambda c: c.sq))
+def test_composes_with_one_of_and_map(sq):
+    assert 1 <= sq <= 16
+
+
+@FAST
+@given(S.attention_cases(dtype=st.sampled_from(["float32", "float16"]), max_seq=20))
+def test_bounds_are_honoured(case):
+    assert case.dtype in ("float32", "float16")
+    assert case.sq <= 20 and case.batch <= 2 and case.hkv <= 2
+
+
+BAD_ARGUMENTS = [
+    ({"batch": 0}, "batch must be at least 1"),
+    ({"sq": "5"}, "sq must be an int"),
+    ({"head_dim": True}, "head_dim must be an int"),
+    ({"max_seq": 0}, "max_seq must be a positive int"),
+    ({"groups": (2, 0)}, "each of groups"),
+    ({"layout_names": ("nosuch",)}, "layout_names"),
+    ({"families": ()}, "families"),
+    ({"dtype": "int8"}, "dtype"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), BAD_ARGUMENTS)
+def test_bad_arguments_raise_at_once(kwargs, message):
+    with pytest.raises(InvalidArgument, match=message):
+        S.attention_cases(**kwargs)
+    assert issubclass(InvalidArgument, TypeError)
