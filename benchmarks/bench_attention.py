@@ -3,7 +3,7 @@
 Implementations, all timed in the same process with ``triton.testing.do_bench``
 (median of repeated runs, L2 cleared between runs):
 
-* ``triton-flash``: ``kernels.flash_attention.flash_attention`` (prefill kernel,
+* ``triton-flash``: ``attnfuzz.kernels.flash_attention`` (prefill kernel,
   or split-K decode kernel for Sq = 1), GQA read in place.
 * ``sdpa-flash``, ``sdpa-cudnn``, ``sdpa-efficient``:
   ``torch.nn.functional.scaled_dot_product_attention`` pinned to one backend
@@ -15,7 +15,7 @@ Implementations, all timed in the same process with ``triton.testing.do_bench``
   GQA by broadcasting, no copy).  Skipped above S = 8192 (memory and time).
 * ``copy-kv`` (decode points): a device copy of K and V, the memory ceiling
   measured in the same run (rated on bytes read + written).
-* ``triton-naive``: ``kernels.naive_attention.naive_attention`` (three kernels,
+* ``triton-naive``: ``attnfuzz.kernels.naive_attention`` (three kernels,
   fp32 scores) at S = 1024 and 2048 only.
 
 Short points (prefill S <= 2048, every decode point) also time Triton flash and
@@ -67,7 +67,7 @@ QUICK_DECODE_SK = (4096, 32768)
 
 
 def flash_module():
-    """``kernels.flash_attention`` the module (the package may re-export the function)."""
+    """The fused kernels' module, ``attnfuzz.kernels.flash``."""
     return importlib.import_module("attnfuzz.kernels.flash")
 
 

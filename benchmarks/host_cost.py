@@ -8,7 +8,7 @@ inside the loop), the wall time per call (sync at the end), and
 ``do_bench``'s median for comparison.
 
     python benchmarks/host_cost.py                      # this checkout's kernels
-    python benchmarks/host_cost.py --kernels-from DIR   # kernels/ of another checkout
+    python benchmarks/host_cost.py --kernels-from DIR   # the kernels of another checkout
 
 Run both in one session on an otherwise idle machine: host time varies a
 lot between machines and with load.
@@ -36,16 +36,21 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument(
         "--kernels-from", type=Path, default=ROOT,
-        help="directory holding the kernels/ package to time (default: this checkout)",
+        help="checkout whose kernels to time (default: this one)",
     )  # fmt: skip
     p.add_argument("--calls", type=int, default=300, help="calls per measurement")
     p.add_argument("--repeats", type=int, default=5, help="measurements per point (median)")
     args = p.parse_args(argv)
-    sys.path.insert(0, str(args.kernels_from.resolve()))
+    import importlib
+
     import torch
     import triton
 
-    import attnfuzz.kernels.flash as fa
+    root = args.kernels_from.resolve()
+    sys.path.insert(0, str(root))
+    # Checkouts before the attnfuzz package had a top-level kernels/flash_attention.py.
+    module = "attnfuzz.kernels.flash" if (root / "attnfuzz").is_dir() else "kernels.flash_attention"
+    fa = importlib.import_module(module)
 
     if not torch.cuda.is_available():
         print("host_cost needs a GPU")
