@@ -166,13 +166,82 @@ def dot_precision(dtype: torch.dtype, input_precision: str) -> str:
     return input_precision if dtype == torch.float32 else "ieee"
 
 
+_GRAD_MESSAGE = (
+    "{name} requires grad, but these kernels have no backward; pass a tensor that "
+    "does not require grad (e.g. {name}.detach())"
+)
+
+
+def check_computable(inputs: tuple[tuple[str, torch.Tensor], ...]) -> None:
+    """Reject (name, tensor) inputs a kernel reads correctly but answers wrongly for.
+
+    The kernels have no backward, so a tensor that requires grad would be
+    detached silently.  The interpreter stores bf16 as raw uint16, so its bf16
+    arithmetic is off by orders of magnitude.
+    """
+    for name, t in inputs:
+        if t.requires_grad:
+            raise ValueError(_GRAD_MESSAGE.format(name=name))
+        if _INTERPRETING and t.dtype == torch.bfloat16:
+            raise TypeError(
+                f"{name} is bfloat16, which Triton's interpreter does not compute correctly "
+                "(it stores bf16 as raw uint16); bf16 must run on a GPU"
+            )
+
+
+def _span(t: torch.Tensor) -> tuple[int, int]:
+    """The [first, past-last) byte addresses ``t`` reaches (torch strides are >= 0)."""
+    first = t.data_ptr()
+    last = 0
+    for n, s in zip(t.shape, t.stride(), strict=True):
+        last += (n - 1) * s
+    return first, first + (last + 1) * t.element_size()
+
+
+def _check_no_overlap(
+    out: torch.Tensor, inputs: tuple[tuple[str, torch.Tensor], ...], in_place: bool
+) -> None:
+    # Programs read inputs while others write out, so a shared byte gives a
+    # wrong answer.  The test is conservative (intersecting spans, not shared
+    # elements) and cheap: only tensors in one storage (or storages sharing
+    # memory) get their spans computed, from attributes, with no tensor op.
+    if out.numel() == 0:
+        return
+    store = out.untyped_storage()
+    store_lo = store.data_ptr()
+    store_hi = store_lo + store.nbytes()
+    span = None
+    for name, t in inputs:
+        t_store = t.untyped_storage()
+        t_store_lo = t_store.data_ptr()
+        if t_store_lo >= store_hi or store_lo >= t_store_lo + t_store.nbytes() or not t.numel():
+            continue
+        lo, hi = span = span or _span(out)
+        t_lo, t_hi = _span(t)
+        if t_lo >= hi or lo >= t_hi:
+            continue
+        if in_place and t_lo == lo and t.shape == out.shape and t.stride() == out.stride():
+            continue
+        want = f"be {name} itself or share" if in_place else "share"
+        raise ValueError(f"out overlaps {name} in memory; out must {want} no memory with {name}")
+
+
 def prepare_out(
-    out: object, shape: tuple[int, ...], like: torch.Tensor, *, dtype: torch.dtype | None = None
+    out: object,
+    shape: tuple[int, ...],
+    like: torch.Tensor,
+    *,
+    dtype: torch.dtype | None = None,
+    inputs: tuple[tuple[str, torch.Tensor], ...] = (),
+    in_place: bool = False,
 ) -> torch.Tensor:
     """The caller's ``out`` after checking it, or a fresh tensor.
 
     ``out`` may have any strides (it is written through them), but it must
     not overlap itself: two output elements sharing an address would race.
+    Nor may it overlap any of the named ``inputs``, except, with
+    ``in_place``, by being exactly one of them (same address, shape and
+    strides), for a kernel written to run in place.
     """
     dtype = dtype or like.dtype
     if out is None:
@@ -185,8 +254,11 @@ def prepare_out(
         raise TypeError(f"out has dtype {out.dtype}; expected {dtype}")
     if out.device != like.device:
         raise ValueError(f"out is on {out.device}; expected {like.device}")
+    if out.requires_grad:
+        raise ValueError(_GRAD_MESSAGE.format(name="out"))
     if any(s == 0 and n > 1 for s, n in zip(out.stride(), out.shape, strict=True)):
         raise ValueError("out has a stride-0 (expanded) dim; it must not overlap itself")
+    _check_no_overlap(out, inputs, in_place)
     return out
 
 

@@ -71,6 +71,7 @@ import triton.language as tl
 from ._checks import (
     AttentionDims,
     check_attention_inputs,
+    check_computable,
     check_flag,
     dot_precision,
     interpreting,
@@ -878,10 +879,12 @@ def _attention(
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
     )
+    inputs = (("q", q), ("k", k), ("v", v))
+    check_computable(inputs)
     check_flag(return_lse, "return_lse")
     splits = _check_splits(num_splits)
     rows = (dims.batch, dims.hq, dims.sq)
-    out = prepare_out(out, (*rows, dims.dv), q)
+    out = prepare_out(out, (*rows, dims.dv), q, inputs=inputs)
     lse = torch.empty(rows, dtype=torch.float32, device=q.device) if return_lse else None
     if out.numel() == 0 or dims.sk == 0:  # no row sees a key
         out.zero_()

@@ -14,6 +14,7 @@ from ._checks import (
     PRECISIONS,
     as_4d,
     check_choice,
+    check_computable,
     check_matmul_operands,
     check_scale,
     dot_precision,
@@ -51,13 +52,15 @@ def matmul_nt(
 ) -> torch.Tensor:
     """``scale * a @ b.transpose(-1, -2)`` for a (..., M, K) and b (..., N, K)."""
     a, b = check_matmul_operands(a, b)
+    inputs = (("a", a), ("b", b))
+    check_computable(inputs)
     scale = check_scale(scale)
     check_choice(input_precision, "input_precision", PRECISIONS)
     if a.shape[-1] != b.shape[-1]:
         raise ValueError(
             f"a is (..., M, K={a.shape[-1]}) but b is (..., N, K={b.shape[-1]}); K must match"
         )
-    out = prepare_out(out, (*a.shape[:-1], b.shape[-2]), a)
+    out = prepare_out(out, (*a.shape[:-1], b.shape[-2]), a, inputs=inputs)
     a4, _ = as_4d(a)
     b4, _ = as_4d(b)
     launch_matmul_nt(

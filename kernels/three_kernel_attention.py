@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import torch
 
-from ._checks import check_attention_inputs, check_flag, dot_precision, prepare_out
+from ._checks import (
+    check_attention_inputs,
+    check_computable,
+    check_flag,
+    dot_precision,
+    prepare_out,
+)
 from .nt_matmul import launch_matmul_nt
 from .row_softmax import launch_softmax
 from .tiled_matmul import launch_matmul
@@ -41,9 +47,11 @@ def naive_attention(
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
     )
+    inputs = (("q", q), ("k", k), ("v", v))
+    check_computable(inputs)
     check_flag(return_probs, "return_probs")
     precision = dot_precision(q.dtype, input_precision)
-    out = prepare_out(out, (dims.batch, dims.hq, dims.sq, dims.dv), q)
+    out = prepare_out(out, (dims.batch, dims.hq, dims.sq, dims.dv), q, inputs=inputs)
     probs = torch.empty(
         (dims.batch, dims.hq, dims.sq, dims.sk), dtype=torch.float32, device=q.device
     )

@@ -25,6 +25,7 @@ from ._checks import (
     PRECISIONS,
     as_4d,
     check_choice,
+    check_computable,
     check_matmul_operands,
     check_scale,
     dot_precision,
@@ -152,13 +153,15 @@ def matmul(
     ``input_precision`` ('ieee' or 'tf32') only matters for float32 on a GPU.
     """
     a, b = check_matmul_operands(a, b)
+    inputs = (("a", a), ("b", b))
+    check_computable(inputs)
     scale = check_scale(scale)
     check_choice(input_precision, "input_precision", PRECISIONS)
     if a.shape[-1] != b.shape[-2]:
         raise ValueError(
             f"a is (..., M, K={a.shape[-1]}) but b is (..., K={b.shape[-2]}, N); K must match"
         )
-    out = prepare_out(out, (*a.shape[:-1], b.shape[-1]), a)
+    out = prepare_out(out, (*a.shape[:-1], b.shape[-1]), a, inputs=inputs)
     a4, _ = as_4d(a)
     b4, _ = as_4d(b)
     launch_matmul(

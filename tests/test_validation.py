@@ -168,3 +168,103 @@ def test_flattened_batch_head_index_is_wrong_for_transposed_views():
             assert view.storage_offset() + right == int(view[bi, hi, 0, 0])
     wrong = (1 * h + 0) * sh  # batch 1, head 0, flattened
     assert int(flat[wrong]) != int(view[1, 0, 0, 0])
+
+
+# Every public function, with inputs of one shape that is also the output's,
+# so that out can be any input, or any view into an input's buffer.
+QKV = {"q": (1, 2, 4, 8), "k": (1, 2, 4, 8), "v": (1, 2, 4, 8)}
+PUBLIC = {
+    "matmul": (kernels.matmul, {"a": (4, 4), "b": (4, 4)}),
+    "matmul_nt": (kernels.matmul_nt, {"a": (4, 4), "b": (4, 4)}),
+    "softmax": (kernels.softmax, {"x": (4, 4)}),
+    "naive_attention": (kernels.naive_attention, QKV),
+    "flash_attention": (kernels.flash_attention, QKV),
+    "flash_prefill": (kernels.flash_prefill, QKV),
+    "flash_decode": (kernels.flash_decode, QKV),
+}
+ROLES = [(name, role) for name, (_, shapes) in PUBLIC.items() for role in shapes]
+
+
+def inputs_of(name, dtype=torch.float32):
+    gen = torch.Generator().manual_seed(len(name))
+    shapes = PUBLIC[name][1]
+    return {role: torch.randn(s, generator=gen).to(dtype).to(DEV) for role, s in shapes.items()}
+
+
+def sharing(x, start):
+    """x moved into a buffer twice its size, and a view of x's shape ``start`` elements on."""
+    n = x.numel()
+    buf = torch.empty(2 * n, dtype=x.dtype, device=x.device)
+    buf[:n] = x.flatten()
+    return buf[:n].view(x.shape), buf[start : start + n].view(x.shape)
+
+
+# Where out starts in the buffer of the input it overlaps, in elements (from
+# the end if negative); softmax may write in place, so out being x itself is
+# tested apart.
+OVERLAPS = {"itself": None, "shifted": 1, "on-its-last-element": -1}
+OVERLAP_CASES = [
+    pytest.param(name, role, start, id=f"{name}-{role}-{where}")
+    for name, role in ROLES
+    for where, start in OVERLAPS.items()
+    if not (name == "softmax" and start is None)
+]
+
+
+@pytest.mark.parametrize(("name", "role", "start"), OVERLAP_CASES)
+def test_out_overlapping_an_input_is_rejected(name, role, start):
+    inputs = inputs_of(name)
+    if start is None:
+        out = inputs[role]
+    else:
+        inputs[role], out = sharing(inputs[role], start % inputs[role].numel())
+    with pytest.raises(ValueError, match=f"out overlaps {role} in memory"):
+        PUBLIC[name][0](*inputs.values(), out=out)
+
+
+@pytest.mark.parametrize(("name", "role"), ROLES)
+def test_out_next_to_an_input_in_one_buffer_is_accepted(name, role):
+    fn, _ = PUBLIC[name]
+    inputs = inputs_of(name)
+    want = fn(*inputs.values())
+    inputs[role], out = sharing(inputs[role], inputs[role].numel())
+    assert fn(*inputs.values(), out=out) is out
+    torch.testing.assert_close(out, want, rtol=0, atol=0)
+
+
+LAYOUTS = {"contiguous": lambda x: x, "transposed": lambda x: x.t()}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS.values(), ids=LAYOUTS)
+@pytest.mark.parametrize("alias", [lambda x: x, lambda x: x[...]], ids=["x", "view-equal-to-x"])
+def test_softmax_in_place(layout, alias):
+    x = layout(inputs_of("softmax")["x"])
+    want = kernels.softmax(x, causal=True)
+    out = alias(x)
+    assert kernels.softmax(x, causal=True, out=out) is out
+    torch.testing.assert_close(x, want, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS.values(), ids=LAYOUTS)
+def test_softmax_in_place_needs_the_strides_of_x(layout):
+    x = layout(inputs_of("softmax")["x"])
+    with pytest.raises(ValueError, match="out must be x itself or share no memory with x"):
+        kernels.softmax(x, out=x.t())
+
+
+@pytest.mark.parametrize(("name", "role"), [*ROLES, *((name, "out") for name in PUBLIC)])
+def test_tensors_that_require_grad_are_rejected(name, role):
+    inputs = inputs_of(name)
+    out = torch.empty_like(next(iter(inputs.values())))
+    (out if role == "out" else inputs[role]).requires_grad_()
+    with pytest.raises(ValueError, match=rf"{role} requires grad.*no backward.*{role}\.detach"):
+        PUBLIC[name][0](*inputs.values(), out=out)
+
+
+@pytest.mark.skipif(DEV != "cpu", reason="bf16 is refused only by the interpreter")
+@pytest.mark.parametrize("name", sorted(PUBLIC))
+def test_bf16_is_refused_on_the_interpreter(name):
+    inputs = inputs_of(name, torch.bfloat16)
+    first = next(iter(inputs))
+    with pytest.raises(TypeError, match=f"{first} is bfloat16.*interpreter.*must run on a GPU"):
+        PUBLIC[name][0](*inputs.values())
