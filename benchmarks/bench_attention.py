@@ -93,7 +93,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer points and shorter timing")
     p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results",
-                   help="output directory (default: benchmarks/results)")  # fmt: skip
+                   help="output directory (default: benchmarks/results)")
     return p.parse_args(argv)
 
 
@@ -153,7 +153,7 @@ class Bench:
         fn()
         self.torch.cuda.synchronize()
         return float(self.triton.testing.do_bench_cudagraph(fn, rep=self.rep_ms,
-                                                            return_mode="median"))  # fmt: skip
+                                                            return_mode="median"))
 
     def host_us(self, fn: Callable[[], object], calls: int = 200) -> float:
         """Host time per call when calls are issued back to back: when it
@@ -161,7 +161,7 @@ class Bench:
         return per_call_us(fn, calls)[0]
 
     def record(self, point: dict, impl: str, mode: str, fn: Callable[[], object] | None,
-               work: float, unit: str, note: str = "", *, graph: bool = False) -> None:  # fmt: skip
+               work: float, unit: str, note: str = "", *, graph: bool = False) -> None:
         """Time ``fn`` and append a row; errors (unsupported, OOM) become a row too.
 
         ``graph``: time the CUDA-graph replay instead (mode gets a ``+graph``
@@ -201,7 +201,7 @@ class Bench:
             def fn():
                 with sdpa_kernel(backend):
                     return F.scaled_dot_product_attention(q, kk, vv, is_causal=causal,
-                                                          enable_gqa=gqa)  # fmt: skip
+                                                          enable_gqa=gqa)
 
             return fn
 
@@ -257,7 +257,7 @@ class Bench:
 
         out = []
         for name, attr in (("sdpa-flash", "FLASH_ATTENTION"), ("sdpa-cudnn", "CUDNN_ATTENTION"),
-                           ("sdpa-efficient", "EFFICIENT_ATTENTION")):  # fmt: skip
+                           ("sdpa-efficient", "EFFICIENT_ATTENTION")):
             if hasattr(SDPBackend, attr):
                 out.append((name, getattr(SDPBackend, attr)))
         return out
@@ -271,7 +271,7 @@ class Bench:
         return q, k, v
 
     def compare(self, point: dict, q, k, v, *, causal: bool, work: float, unit: str,
-                describe: Callable[[], str]) -> None:  # fmt: skip
+                describe: Callable[[], str]) -> None:
         """Time triton-flash and every SDPA backend on one input.
 
         The first working SDPA backend is also the reference for a max|diff|
@@ -313,7 +313,7 @@ class Bench:
         dname = str(dtype).removeprefix("torch.")
         print(f"prefill {dname} causal={causal} S={s}", flush=True)
         point = {"kind": "prefill", "dtype": dname, "causal": causal, "B": B, "Hq": HQ,
-                 "Hkv": HKV, "Sq": s, "Sk": s, "D": D}  # fmt: skip
+                 "Hkv": HKV, "Sq": s, "Sk": s, "D": D}
         flops = 4.0 * B * HQ * s * s * D * (0.5 if causal else 1.0)
         q, k, v = self.inputs(dtype, s, s)
 
@@ -323,12 +323,12 @@ class Bench:
                 return "; untuned default config"
             kw = tuned.kwargs
             return (f"; tuned BLOCK_M/N {kw['BLOCK_M']}/{kw['BLOCK_N']} "
-                    f"w{tuned.num_warps} s{tuned.num_stages}")  # fmt: skip
+                    f"w{tuned.num_warps} s{tuned.num_stages}")
 
         self.compare(point, q, k, v, causal=causal, work=flops, unit="TFLOP/s", describe=describe)
         if s <= EAGER_MAX_S:
             self.record(point, "eager", "gqa", self.eager_fn(q, k, v, causal=causal), flops,
-                        "TFLOP/s")  # fmt: skip
+                        "TFLOP/s")
         else:
             self.record(point, "eager", "-", None, flops, "TFLOP/s", f"skipped: S > {EAGER_MAX_S}")
         if s in NAIVE_S:
@@ -346,7 +346,7 @@ class Bench:
         dname = str(dtype).removeprefix("torch.")
         print(f"decode {dname} Sq=1 Sk={sk}", flush=True)
         point = {"kind": "decode", "dtype": dname, "causal": False, "B": B, "Hq": HQ,
-                 "Hkv": HKV, "Sq": 1, "Sk": sk, "D": D}  # fmt: skip
+                 "Hkv": HKV, "Sq": 1, "Sk": sk, "D": D}
         kv_bytes = 2.0 * B * HKV * sk * D * self.torch.finfo(dtype).bits / 8
         q, k, v = self.inputs(dtype, 1, sk)
 
@@ -354,11 +354,11 @@ class Bench:
             if not fa.uses_decode_path(1, sk):
                 return "; prefill kernel"
             dims = check_attention_inputs(q, k, v, causal=False, scale=None,
-                                          alignment="bottom_right")  # fmt: skip
+                                          alignment="bottom_right")
             c = fa.decode_config(dtype, "ieee", D, D, HQ // HKV, 1)
             splits = fa.plan_splits(dims, sk, c.block_m, c.block_n, q.device)
             return (f"; decode BLOCK_M/N {c.block_m}/{c.block_n} w{c.num_warps} "
-                    f"s{c.num_stages}, {splits} splits")  # fmt: skip
+                    f"s{c.num_stages}, {splits} splits")
 
         self.compare(point, q, k, v, causal=False, work=kv_bytes, unit="TB/s", describe=describe)
         self.record(point, "eager", "gqa", self.eager_fn(q, k, v, causal=False), kv_bytes, "TB/s")
@@ -371,7 +371,7 @@ class Bench:
             v2.copy_(v)
 
         self.record(point, "copy-kv", "-", copy_kv, 2 * kv_bytes, "TB/s",
-                    "device copy of K and V; rate = bytes read + written")  # fmt: skip
+                    "device copy of K and V; rate = bytes read + written")
 
     def run_all(self) -> None:
         torch = self.torch
@@ -418,7 +418,7 @@ class Bench:
 def format_table(rows: list[dict]) -> str:
     """One line per row, with the ratio to sdpa-flash at the same point."""
     head = (f"{'kind':<8}{'dtype':<10}{'causal':<7}{'S/Sk':>7}  {'impl':<15}{'mode':<10}"
-            f"{'ms':>9}{'rate':>10} {'unit':<8}{'/flash':>7}  note")  # fmt: skip
+            f"{'ms':>9}{'rate':>10} {'unit':<8}{'/flash':>7}  note")
     lines = [head, "-" * len(head)]
 
     def key(r: dict) -> tuple:  # graph replays compare with graph replays
@@ -455,13 +455,13 @@ def plot(rows: list[dict], path: Path, gpu: str) -> str:
         ("decode", False, "TB/s"),
     ]
     fig, axes = plt.subplots(len(dtypes), len(panels), figsize=(16, 4.5 * len(dtypes)),
-                             squeeze=False)  # fmt: skip
+                             squeeze=False)
     for i, dtype in enumerate(dtypes):
         for j, (kind, causal, unit) in enumerate(panels):
             ax = axes[i][j]
             sel = [r for r in rows if r["kind"] == kind and r["dtype"] == dtype
                    and r["causal"] == causal and r.get(unit) is not None
-                   and not r["mode"].endswith("+graph")]  # fmt: skip
+                   and not r["mode"].endswith("+graph")]
             for impl in dict.fromkeys(r["impl"] for r in sel):
                 pts = sorted((r["Sk"], r[unit], r["mode"]) for r in sel if r["impl"] == impl)
                 label = impl + (" (expanded KV)" if any(m == "expanded" for _, _, m in pts) else "")

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--kernels-from", type=Path, default=ROOT,
         help="checkout whose kernels to time (default: this one)",
-    )  # fmt: skip
+    )
     p.add_argument("--calls", type=int, default=300, help="calls per measurement")
     p.add_argument("--repeats", type=int, default=5, help="measurements per point (median)")
     args = p.parse_args(argv)
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     gen = torch.Generator(device="cuda").manual_seed(0)
     for name, (b, hq, hkv, sq, sk, d) in POINTS.items():
         q, k, v = (torch.randn(*s, generator=gen, device="cuda", dtype=torch.bfloat16)
-                   for s in ((b, hq, sq, d), (b, hkv, sk, d), (b, hkv, sk, d)))  # fmt: skip
+                   for s in ((b, hq, sq, d), (b, hkv, sk, d), (b, hkv, sk, d)))
 
         def call(q=q, k=k, v=v):
             return fa.flash_attention(q, k, v)
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         wall = statistics.median(r[1] for r in runs)
         bench = triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median") * 1e3
         print(f"{name:14s} host {issue:6.1f} us/call  wall {wall:6.1f} us/call  "
-              f"do_bench {bench:6.1f} us")  # fmt: skip
+              f"do_bench {bench:6.1f} us")
     return 0
 
 

@@ -84,9 +84,9 @@ def compile_sm90(kernel, dtype: str, constexprs: dict, num_warps: int, num_stage
         cubin = Path(tmp) / "kernel.cubin"
         cubin.write_bytes(compiled.asm["cubin"])
         usage = subprocess.run([_tool("cuobjdump"), "-res-usage", str(cubin)],
-                               capture_output=True, text=True, check=True).stdout  # fmt: skip
+                               capture_output=True, text=True, check=True).stdout
         sass = subprocess.run([_tool("nvdisasm"), "-c", str(cubin)],
-                              capture_output=True, text=True, check=True).stdout  # fmt: skip
+                              capture_output=True, text=True, check=True).stdout
     found = re.search(r"REG:(\d+)\s+STACK:(\d+)", usage)
     if found is None:
         raise RuntimeError(f"cannot read cuobjdump's resource usage:\n{usage}")
@@ -118,16 +118,16 @@ def report() -> list[dict]:
         for causal in (False, True):
             consts = {**_head_constexprs(), "CAUSAL": causal, "NEG_SCALE": False,
                       "STORE_LSE": False, "PRECISION": "ieee",
-                      "BLOCK_M": cfg.block_m, "BLOCK_N": cfg.block_n}  # fmt: skip
+                      "BLOCK_M": cfg.block_m, "BLOCK_N": cfg.block_n}
             got = compile_sm90(fa._flash_fwd_kernel, "bf16", consts, cfg.num_warps, cfg.num_stages)
             rows.append({"kernel": "prefill", "causal": causal, "config": list(cfg), **got})
     for block_m in (16, 32, 64):
         block_n, warps, stages = fa._DECODE_CONFIGS[("16bit", HEAD_DIM, block_m)]
         consts = {**_head_constexprs(), "CAUSAL": False, "STORE_LSE": False, "PRECISION": "ieee",
-                  "BLOCK_M": block_m, "BLOCK_N": block_n, "MERGE": True}  # fmt: skip
+                  "BLOCK_M": block_m, "BLOCK_N": block_n, "MERGE": True}
         got = compile_sm90(fa._flash_decode_kernel, "bf16", consts, warps, stages)
         rows.append({"kernel": "decode", "causal": False,
-                     "config": [block_m, block_n, warps, stages], **got})  # fmt: skip
+                     "config": [block_m, block_n, warps, stages], **got})
     return rows
 
 
@@ -143,14 +143,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(rows))
         return 0
     print(f"{'kernel':<8} {'causal':<6} {'BLOCK_M/N w s':<16} {'regs':>4} {'stack B':>7} "
-          f"{'STL':>4} {'smem KB':>7}  global stores")  # fmt: skip
+          f"{'STL':>4} {'smem KB':>7}  global stores")
     for r in rows:
         m, n, w, s = r["config"]
         stores = ", ".join(f"{k} x{v}" for k, v in r["stores"].items())
         print(f"{r['kernel']:<8} {r['causal']!s:<6} {f'{m}/{n} w{w} s{s}':<16} "
               f"{r['registers']:>4} {r['stack_bytes']:>7} {r['spill_stores']:>4} "
               f"{r['shared_bytes'] / 1024:>7.0f}  "
-              f"{stores}")  # fmt: skip
+              f"{stores}")
     return 0
 
 

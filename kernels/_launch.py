@@ -90,7 +90,7 @@ class LaunchCache:
         key = (
             plan, device, tuple(map(pointer_key, tensors)),
             knobs.runtime.debug, knobs.compilation.instrumentation_mode,
-        )  # fmt: skip
+        )
         entry = self.entries.get(key)
         if entry is not None and self._replayable(entry[0]):
             kernel, (g0, g1, g2), args = entry
@@ -98,7 +98,7 @@ class LaunchCache:
             # metadata and no hooks: they only feed hooks, and none is set.
             stream = torch._C._cuda_getCurrentRawStream(device)
             kernel.run(g0, g1, g2, stream, kernel.function, kernel.packed_metadata,
-                       None, None, None, *tensors, *args)  # fmt: skip
+                       None, None, None, *tensors, *args)
             return
         self.direct_launches += 1
         built = build()

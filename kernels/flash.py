@@ -110,7 +110,7 @@ def _attend_block(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr,
     PRECISION: tl.constexpr,
-):  # fmt: skip
+):
     """Fold one key block into the running (acc, l, m) of a row tile.
 
     ``kv_idx`` are the block's key indices; with MASKED, keys at or past
@@ -157,7 +157,7 @@ def _attend_range(
     PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr,
     PRECISION: tl.constexpr,
-):  # fmt: skip
+):
     """Fold keys [lo, hi) into (acc, l, m), one ``_attend_block`` per BLOCK_N keys.
 
     ``k_tile``/``v_tile`` point at the first BLOCK_N keys of the (batch, KV
@@ -171,7 +171,7 @@ def _attend_range(
             k_tile + start * s_kn, v_tile + start * s_vn, q_idx, start_n + offs_n, kv_end,
             diagonal, qk_scale, p_shift, head_d, head_dv,
             BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, NEG_SCALE, PRECISION,
-        )  # fmt: skip
+        )
     return acc, l_i, m_i
 
 
@@ -206,7 +206,7 @@ def _flash_fwd_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr, STORE_LSE: tl.constexpr,
     PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-):  # fmt: skip
+):
     # One flat grid axis: B * Hq can exceed the 65535 limit of axes 1 and 2.
     # Query blocks of one head are adjacent so they share K/V in L2; causal
     # runs each head's heaviest (last) query block first to even out the tail.
@@ -228,16 +228,16 @@ def _flash_fwd_kernel(
     q_ptrs = (
         q_ptr + batch * s_qb + head * s_qh
         + rows[:, None].to(tl.int64) * s_qm + offs_d[None, :].to(tl.int64) * s_qd
-    )  # fmt: skip
+    )
     q = _load_2d(q_ptrs, rows, Sq, offs_d, HEAD_D, True, PAD_D)
     k_tile = (
         k_ptr + batch * s_kb + kv_head * s_kh
         + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
-    )  # fmt: skip
+    )
     v_tile = (
         v_ptr + batch * s_vb + kv_head * s_vh
         + offs_n[:, None].to(tl.int64) * s_vn + offs_dv[None, :].to(tl.int64) * s_vd
-    )  # fmt: skip
+    )
 
     m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
     l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
@@ -260,7 +260,7 @@ def _flash_fwd_kernel(
         acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk,
         DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
         BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, NEG_SCALE, PRECISION,
-    )  # fmt: skip
+    )
     # Entered only when it has work: its software pipeline's prologue and
     # drain cost a program time even for zero trips.
     if full_end < kv_hi:
@@ -268,13 +268,13 @@ def _flash_fwd_kernel(
             acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, full_end, kv_hi, Sk,
             DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
             BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, NEG_SCALE, PRECISION,
-        )  # fmt: skip
+        )
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
     o_ptrs = (
         o_ptr + batch * s_ob + head * s_oh
         + rows[:, None].to(tl.int64) * s_om + offs_dv[None, :].to(tl.int64) * s_od
-    )  # fmt: skip
+    )
     # A mask on the head dim compares against a runtime value (HEAD_DV is not
     # specialised), which turns the store into one scalar store per element;
     # only padded heads need it.
@@ -292,7 +292,7 @@ def _flash_fwd_kernel(
 def _merge_splits(
     part_ptrs, part_lse_ptrs, NUM_SPLITS, split_stride, split_lse_stride, row_ok, tile_mask,
     w_shift, BLOCK_M: tl.constexpr, BLOCK_DV: tl.constexpr,
-):  # fmt: skip
+):
     """Merge one tile's per-split (output, LSE) partials, online over the splits.
 
     Split s carries weight ``exp(lse_s)``; relative to the running max it is
@@ -308,9 +308,9 @@ def _merge_splits(
     for s in tl.range(0, NUM_SPLITS):
         s64 = tl.cast(s, tl.int64)
         lse_s = tl.load(part_lse_ptrs + s64 * split_lse_stride, mask=row_ok,
-                        other=float("-inf"), cache_modifier=".cg") * _LOG2E  # fmt: skip
+                        other=float("-inf"), cache_modifier=".cg") * _LOG2E
         part = tl.load(part_ptrs + s64 * split_stride, mask=tile_mask, other=0.0,
-                       cache_modifier=".cg")  # fmt: skip
+                       cache_modifier=".cg")
         m_new = tl.maximum(m_i, lse_s)
         shift = tl.where(m_new == float("-inf"), 0.0, m_new)
         alpha = tl.math.exp2(m_i - shift)
@@ -326,20 +326,20 @@ def _merge_splits(
 def _store_rows(
     o_ptr, lse_ptr, out, lse, batch, head, q_idx, Sq, H,
     s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE: tl.constexpr,
-):  # fmt: skip
+):
     """Write a packed tile's rows: output through its strides, LSE contiguous (B, H, Sq)."""
     q_idx64 = q_idx.to(tl.int64)
     o_ptrs = (
         o_ptr + batch * s_ob + head[:, None] * s_oh
         + q_idx64[:, None] * s_om + offs_dv[None, :].to(tl.int64) * s_od
-    )  # fmt: skip
+    )
     tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=tile_mask)
     if STORE_LSE:
         tl.store(lse_ptr + (batch * H + head) * Sq + q_idx64, lse, mask=row_ok)
 
 
 @triton.jit(do_not_specialize=["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV",
-                               "NUM_SPLITS", "SPLIT_LEN"])  # fmt: skip
+                               "NUM_SPLITS", "SPLIT_LEN"])
 def _flash_decode_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, part_ptr, part_lse_ptr, count_ptr,
     Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, NUM_SPLITS, SPLIT_LEN,
@@ -351,7 +351,7 @@ def _flash_decode_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, STORE_LSE: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, MERGE: tl.constexpr,
-):  # fmt: skip
+):
     """One key range of one packed row tile, and the tile's merge if it finishes last.
 
     Tile row ``r`` is query row ``r % Sq`` of query head ``kv_head * GROUP +
@@ -383,16 +383,16 @@ def _flash_decode_kernel(
     q_ptrs = (
         q_ptr + batch * s_qb + head[:, None] * s_qh
         + q_idx[:, None].to(tl.int64) * s_qm + offs_d[None, :].to(tl.int64) * s_qd
-    )  # fmt: skip
+    )
     q = _load_2d(q_ptrs, r, rows_per_kv, offs_d, HEAD_D, True, PAD_D)
     k_tile = (
         k_ptr + batch * s_kb + kv_head * s_kh
         + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
-    )  # fmt: skip
+    )
     v_tile = (
         v_ptr + batch * s_vb + kv_head * s_vh
         + offs_n[:, None].to(tl.int64) * s_vn + offs_dv[None, :].to(tl.int64) * s_vd
-    )  # fmt: skip
+    )
 
     m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
     l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
@@ -409,7 +409,7 @@ def _flash_decode_kernel(
         acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, q_idx, kv_lo, kv_hi, kv_end,
         DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
         BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, False, PRECISION,
-    )  # fmt: skip
+    )
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
     row_ok = r < rows_per_kv
@@ -423,7 +423,7 @@ def _flash_decode_kernel(
         part_ptrs = (
             part_ptr + tile.to(tl.int64) * NUM_SPLITS * split_stride
             + rows_local[:, None] * BLOCK_DV + offs_dv[None, :]
-        )  # fmt: skip
+        )
         part_lse_ptrs = part_lse_ptr + tile.to(tl.int64) * NUM_SPLITS * BLOCK_M + rows_local
         split64 = split.to(tl.int64)
         tl.store(part_ptrs + split64 * split_stride, out, mask=tile_mask)
@@ -434,13 +434,13 @@ def _flash_decode_kernel(
             out, lse = _merge_splits(
                 part_ptrs, part_lse_ptrs, NUM_SPLITS, split_stride, BLOCK_M, row_ok, tile_mask,
                 w_shift, BLOCK_M, BLOCK_DV,
-            )  # fmt: skip
+            )
             _store_rows(o_ptr, lse_ptr, out, lse, batch, head, q_idx, Sq, HKV * GROUP,
-                        s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE)  # fmt: skip
+                        s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE)
             tl.atomic_xchg(count_ptr + tile, 0, sem="relaxed", scope="gpu")
     else:
         _store_rows(o_ptr, lse_ptr, out, lse, batch, head, q_idx, Sq, HKV * GROUP,
-                    s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE)  # fmt: skip
+                    s_ob, s_oh, s_om, s_od, offs_dv, row_ok, tile_mask, STORE_LSE)
 
 
 # --------------------------------------------------------------------------
@@ -491,7 +491,7 @@ def _head_meta(dims: AttentionDims) -> dict[str, int | bool]:
     if not interpreting() and (padded or min(block_d, block_dv) < 64):
         block_d = block_dv = max(64, block_d, block_dv)
     return dict(BLOCK_D=block_d, BLOCK_DV=block_dv,
-                PAD_D=block_d != dims.d, PAD_DV=block_dv != dims.dv)  # fmt: skip
+                PAD_D=block_d != dims.d, PAD_DV=block_dv != dims.dv)
 
 
 def _tile_kind(dtype: torch.dtype, precision: str, d: int, dv: int) -> tuple[str, int]:
@@ -530,7 +530,7 @@ _CONFIGS: dict[tuple[str, int], list[Config]] = {
     ("ieee", 64): [Config(32, 32, 8, 2), Config(64, 32, 8, 3), Config(32, 32, 4, 2)],
     ("ieee", 128): [Config(32, 32, 8, 2), Config(32, 16, 8, 2), Config(32, 16, 4, 2)],
     ("ieee", 256): [Config(32, 16, 8, 2), Config(16, 32, 8, 2), Config(16, 16, 8, 2)],
-}  # fmt: skip
+}
 # Shorter sequences run the default: tuning costs about a second per new key,
 # which a fuzzer trying many small shapes must not pay.
 TUNE_MIN_SEQ = 512
@@ -610,13 +610,13 @@ _DECODE_CONFIGS: dict[tuple[str, int, int], tuple[int, int, int]] = {
     ("ieee", 64, 16): (64, 4, 3), ("ieee", 64, 32): (32, 8, 3), ("ieee", 64, 64): (32, 8, 3),
     ("ieee", 128, 16): (64, 8, 3), ("ieee", 128, 32): (32, 8, 3), ("ieee", 128, 64): (16, 8, 2),
     ("ieee", 256, 16): (32, 8, 2), ("ieee", 256, 32): (16, 8, 2), ("ieee", 256, 64): (16, 8, 2),
-}  # fmt: skip
+}
 # Up to this many keys flash_attention keeps the prefill kernel for any Sq.
 DECODE_MIN_SK = 64
 
 
 def decode_config(dtype: torch.dtype, precision: str, d: int, dv: int, group: int,
-                  sq: int) -> Config:  # fmt: skip
+                  sq: int) -> Config:
     """Decode tiles: BLOCK_M holds the packed GQA rows (group * Sq), 16 to 64."""
     block_m = min(max(16, _next_pow2(group * sq)), 64)
     if interpreting():
@@ -640,7 +640,7 @@ def uses_decode_path(sq: int, sk: int) -> bool:
 
 
 def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int,
-                device: torch.device) -> int:  # fmt: skip
+                device: torch.device) -> int:
     """Default number of key ranges for ``flash_decode``.
 
     GPU: enough programs to give every SM two (the decode tile's occupancy),
@@ -687,7 +687,7 @@ def launch_prefill(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
     causal: bool, precision: str, config: Config | None = None,
-) -> None:  # fmt: skip
+) -> None:
     """Run the fused forward kernel into ``out`` (and contiguous fp32 ``lse``).
 
     ``config`` forces a tile shape (tests sweep it); by default long launches
@@ -702,17 +702,17 @@ def launch_prefill(
         args = (
             dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, dims.d, dims.dv, *strides,
             qk_scale, weight_shift(v.dtype, dims.sk), bucket_sq, bucket_sk,
-        )  # fmt: skip
+        )
         meta = dict(
             **_head_meta(dims),
             CAUSAL=causal, NEG_SCALE=qk_scale < 0, STORE_LSE=lse is not None,
             PRECISION=precision,
-        )  # fmt: skip
+        )
         bh = dims.batch * dims.hq
         c = config
         if c is None and _autotuning(dims.sq, dims.sk):
             key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype,
-                   lse is not None)  # fmt: skip
+                   lse is not None)
             c = _TUNED.get(key)
             if c is None:
                 grid = lambda m: (_cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
@@ -721,7 +721,7 @@ def launch_prefill(
                 return None
         c = c or prefill_config(q.dtype, precision, dims.d, dims.dv)
         meta.update(BLOCK_M=c.block_m, BLOCK_N=c.block_n,
-                    num_warps=c.num_warps, num_stages=c.num_stages)  # fmt: skip
+                    num_warps=c.num_warps, num_stages=c.num_stages)
         return (_cdiv(dims.sq, c.block_m) * bh,), args, meta
 
     # Everything build() computes follows from this plan and the tensors'
@@ -744,7 +744,7 @@ class DecodePlan(NamedTuple):
 @functools.lru_cache(maxsize=1024)
 def decode_plan(dims: AttentionDims, dtype: torch.dtype, precision: str, causal: bool,
                 device: torch.device, num_splits: int | None = None,
-                config: Config | None = None) -> DecodePlan:  # fmt: skip
+                config: Config | None = None) -> DecodePlan:
     """The launch plan of ``launch_decode``, cached: a decode step repeats its shape.
 
     The key ranges are whole blocks of ``split_len`` keys, so the requested
@@ -762,7 +762,7 @@ def decode_plan(dims: AttentionDims, dtype: torch.dtype, precision: str, causal:
     split_len = _cdiv(_cdiv(sk_visible, num_splits), c.block_n) * c.block_n
     splits = _cdiv(sk_visible, split_len)
     return DecodePlan(c, splits, split_len, tiles, meta, weight_shift(dtype, split_len),
-                      weight_shift(torch.float32, splits))  # fmt: skip
+                      weight_shift(torch.float32, splits))
 
 
 # Per (device, stream): one int32 counter per decode tile, 0 between launches
@@ -792,7 +792,7 @@ def launch_decode(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
     causal: bool, precision: str, num_splits: int | None = None, config: Config | None = None,
-) -> int:  # fmt: skip
+) -> int:
     """Run split-K decode into ``out`` (any strides) and contiguous ``lse``; returns the splits.
 
     One launch: with several key ranges, the last program of each tile to
@@ -829,12 +829,12 @@ def launch_decode(
         args = (
             dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
             splits, plan.split_len, *strides, dims.scale * LOG2E, plan.p_shift, plan.w_shift,
-        )  # fmt: skip
+        )
         meta = dict(
             plan.head_meta, CAUSAL=causal, STORE_LSE=lse is not None, PRECISION=precision,
             BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge,
             num_warps=c.num_warps, num_stages=c.num_stages,
-        )  # fmt: skip
+        )
         return (plan.tiles * splits,), args, meta
 
     _DECODE.launch((plan, dims, strides, causal, precision, lse is not None), tensors, build)
@@ -875,7 +875,7 @@ def _attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     causal: bool, scale: float | None, alignment: str, input_precision: str,
     return_lse: bool, out: torch.Tensor | None, path: str, num_splits: object = None,
-) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
     )
@@ -944,7 +944,7 @@ def flash_attention(
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="auto",
-    )  # fmt: skip
+    )
 
 
 def flash_prefill(
@@ -963,7 +963,7 @@ def flash_prefill(
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="prefill",
-    )  # fmt: skip
+    )
 
 
 def flash_decode(
@@ -990,4 +990,4 @@ def flash_decode(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="decode",
         num_splits=num_splits,
-    )  # fmt: skip
+    )

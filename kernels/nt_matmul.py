@@ -66,5 +66,5 @@ def matmul_nt(
     launch_matmul_nt(
         a4, b4, as_4d(out)[0], group=1, scale=scale,
         precision=dot_precision(a.dtype, input_precision),
-    )  # fmt: skip
+    )
     return out

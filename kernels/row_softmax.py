@@ -42,7 +42,7 @@ def _softmax_kernel(
     s_yb, s_yh, s_ym, s_yn,
     scale,
     CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-):  # fmt: skip
+):
     pid_m = tl.program_id(0)
     pid_bh = tl.program_id(1)
     batch = (pid_bh // H).to(tl.int64)
@@ -112,7 +112,7 @@ def launch_softmax(
         *x.stride(), *y.stride(),
         scale,
         CAUSAL=causal, BLOCK_M=block_m, BLOCK_N=block_n, num_warps=warps,
-    )  # fmt: skip
+    )
 
 
 def softmax(
@@ -141,5 +141,5 @@ def softmax(
     launch_softmax(
         as_4d(x)[0], as_4d(out)[0],
         scale=scale, causal=causal, diagonal=causal_diagonal(m, n, alignment),
-    )  # fmt: skip
+    )
     return out

@@ -63,5 +63,5 @@ def naive_attention(
         launch_matmul(
             probs, tuple(v.stride()), v, out,
             k=dims.sk, group=dims.group, scale=1.0, precision=precision,
-        )  # fmt: skip
+        )
     return (out, probs) if return_probs else out

@@ -40,7 +40,7 @@ from ._checks import (
 @triton.jit(
     do_not_specialize=["M", "N", "K", "H", "GROUP", "s_ab", "s_ah", "s_am",
                        "s_bb", "s_bh", "s_bk", "s_cb", "s_ch", "s_cm"]
-)  # fmt: skip
+)
 def _matmul_kernel(
     a_ptr, b_ptr, c_ptr,
     M, N, K, H, GROUP,
@@ -50,7 +50,7 @@ def _matmul_kernel(
     scale,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
     PRECISION: tl.constexpr,
-):  # fmt: skip
+):
     pid_tile = tl.program_id(0)
     pid_bh = tl.program_id(1)
     tiles_n = tl.cdiv(N, BLOCK_N)
@@ -68,11 +68,11 @@ def _matmul_kernel(
     a_ptrs = (
         a_ptr + batch * s_ab + head * s_ah
         + offs_m[:, None].to(tl.int64) * s_am + offs_k[None, :].to(tl.int64) * s_ak
-    )  # fmt: skip
+    )
     b_ptrs = (
         b_ptr + batch * s_bb + head_b * s_bh
         + offs_k[:, None].to(tl.int64) * s_bk + offs_n[None, :].to(tl.int64) * s_bn
-    )  # fmt: skip
+    )
 
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in tl.range(0, K, BLOCK_K):
@@ -89,7 +89,7 @@ def _matmul_kernel(
     c_ptrs = (
         c_ptr + batch * s_cb + head * s_ch
         + offs_m[:, None].to(tl.int64) * s_cm + offs_n[None, :].to(tl.int64) * s_cn
-    )  # fmt: skip
+    )
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=mask_m[:, None] & mask_n[None, :])
 
 
@@ -136,7 +136,7 @@ def launch_matmul(
         scale,
         BLOCK_M=block_m, BLOCK_N=block_n, BLOCK_K=block_k,
         PRECISION=precision, num_warps=warps,
-    )  # fmt: skip
+    )
 
 
 def matmul(
@@ -168,5 +168,5 @@ def matmul(
         a4, tuple(b4.stride()), b4, as_4d(out)[0],
         k=a4.shape[3], group=1, scale=scale,
         precision=dot_precision(a.dtype, input_precision),
-    )  # fmt: skip
+    )
     return out

@@ -111,7 +111,7 @@ def _known(values: tuple[str, ...], name: str, known: tuple[str, ...]) -> tuple[
     unknown = [v for v in values if v not in known]
     if not values or unknown:
         raise InvalidArgument(f"{name} must be a non-empty selection of {', '.join(known)}, "
-                              f"got {values!r}")  # fmt: skip
+                              f"got {values!r}")
     return values
 
 
@@ -150,7 +150,7 @@ def attention_cases(
         dtype = st.just(_known((dtype,), "dtype", tuple(DTYPES))[0])
     for name, bound in (("max_batch", max_batch), ("max_kv_heads", max_kv_heads),
                         ("max_seq", max_seq), ("max_dim", max_dim)):
-        _positive(bound, name)  # fmt: skip
+        _positive(bound, name)
     for g in groups:
         _positive(g, "each of groups")
     names = _known(layout_names, "layout_names", NAMES)
@@ -184,7 +184,7 @@ def attention_cases(
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
     layouts, out_layouts, values, max_dim, max_seq, regimes, decode,
-) -> AttentionCase:  # fmt: skip
+) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime = draw(st.sampled_from(REGIMES)) if regimes else "any"
     d = draw(head_dim)
@@ -205,7 +205,7 @@ def _attention_cases(
         causal=causal, alignment=alignment, scale=scale,
         q_layout=draw(layouts), k_layout=draw(layouts), v_layout=draw(layouts),
         values=draw(values), out_layout=draw(out_layouts),
-    )  # fmt: skip
+    )
 
 
 def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
@@ -278,7 +278,7 @@ def matmul_cases(
         scale=draw(st.sampled_from([1.0, 0.5, 3.0, -2.0])),
         a_layout=draw(lay), b_layout=draw(lay), out_layout=draw(layouts(nd, _out_names(names))),
         values=draw(values(families)),
-    )  # fmt: skip
+    )
 
 
 @st.composite
@@ -305,7 +305,7 @@ def softmax_cases(
         causal=mask[0], alignment=mask[1],
         x_layout=draw(lay), values=draw(values(families)),
         out_layout=draw(layouts(nd, _out_names(names))),
-    )  # fmt: skip
+    )
 
 
 def cases_for(

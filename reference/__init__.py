@@ -1,8 +1,8 @@
 """The float64 oracle, its per-element error bounds, and the comparison."""
 
 from attnfuzz.reference.bounds import attention_bounds, matmul_bound, softmax_bound
-from attnfuzz.reference.verdict import Verdict, compare
 from attnfuzz.reference.oracle import attention, attention_parts, causal_visible, matmul, softmax
+from attnfuzz.reference.verdict import Verdict, compare
 
 __all__ = [
     "Verdict",

@@ -37,7 +37,7 @@ class Verdict:
         return {
             "check": self.check, "ratio": self.ratio, "error": self.error,
             "bound": self.bound, "index": list(self.index), "got": self.got, "want": self.want,
-        }  # fmt: skip
+        }
 
 
 def compare(

@@ -13,7 +13,7 @@ from attnfuzz.properties import backend
     ("worker", "count", "expected"),
     [(None, 4, None), ("gw0", 0, None), ("gw0", 2, 0), ("gw1", 2, 1), ("gw2", 2, 0),
      ("gw7", 8, 7), ("gw11", 8, 3), ("master", 2, 0)],
-)  # fmt: skip
+)
 def test_each_xdist_worker_gets_its_own_gpu(worker, count, expected):
     assert backend.worker_gpu(worker, count) == expected
 

@@ -29,7 +29,7 @@ def _dims(d: int, dv: int) -> AttentionDims:
     [(128, 128, (128, 128)), (64, 64, (64, 64)), (256, 128, (256, 128)),  # exact, >= 64
      (32, 32, (64, 64)), (16, 64, (64, 64)),  # exact but narrow: one width of 64
      (40, 24, (64, 64)), (1, 32, (64, 64)), (96, 80, (128, 128))],  # padded: one width
-)  # fmt: skip
+)
 def test_gpu_head_blocks(compiled, d, dv, blocks):
     meta = fa._head_meta(_dims(d, dv))
     assert (meta["BLOCK_D"], meta["BLOCK_DV"]) == blocks

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(
     backend.interpreting() or not torch.cuda.is_available()
     or torch.cuda.get_device_properties(0).total_memory < 60 * 2**30,
     reason="needs a GPU with 60 GiB: tensors of more than 2**31 elements",
-)  # fmt: skip
+)
 
 SK = 2**24 + 64  # * 128 > 2**31
 D = 128
@@ -71,7 +71,7 @@ def test_attention_over_more_than_2_31_elements(impl):
     assert k.numel() > 2**31
     q = k[:, :, -1:, :].clone()  # looks like the last key: attends to the tail
     got = get(impl).run(q, k, v, None, causal=False, scale=None, alignment="bottom_right",
-                        input_precision="ieee")["out"]  # fmt: skip
+                        input_precision="ieee")["out"]
     want = _reference(q, k, v)
     # Loose, derived check: fp16 output rounding plus the P rounding of a
     # convex combination, 3 ulps of the largest |v|, far below the shift of +3

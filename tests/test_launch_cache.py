@@ -201,14 +201,14 @@ def _call(case: Case):
     """A launch of ``case`` on fresh tensors (new addresses, same alignment)."""
     hq = case.hkv * case.group
     shapes = ((case.b, hq, case.sq, case.d), (case.b, case.hkv, case.sk, case.d),
-              (case.b, case.hkv, case.sk, case.dv), (case.b, hq, case.sq, case.dv))  # fmt: skip
+              (case.b, case.hkv, case.sk, case.dv), (case.b, hq, case.sq, case.dv))
     layouts = (case.layout_q, case.layout_k, case.layout_v, case.layout_out)
     offsets = (case.offset_q, case.offset_k, case.offset_v, case.offset_out)
     q, k, v, out = (_tensor(s, o, off, case.dtype)
-                    for s, o, off in zip(shapes, layouts, offsets, strict=True))  # fmt: skip
+                    for s, o, off in zip(shapes, layouts, offsets, strict=True))
     precision = case.precision if case.dtype == torch.float32 else "ieee"
     dims = check_attention_inputs(q, k, v, causal=case.causal, scale=case.scale,
-                                  alignment=case.alignment, input_precision=precision)  # fmt: skip
+                                  alignment=case.alignment, input_precision=precision)
     lse = torch.empty((case.b, hq, case.sq), device=q.device) if case.lse else None
 
     def call() -> None:
@@ -219,10 +219,10 @@ def _call(case: Case):
     def launch_case() -> None:
         if case.decode:
             fa.launch_decode(q, k, v, out, lse, dims, causal=case.causal, precision=precision,
-                             num_splits=case.num_splits)  # fmt: skip
+                             num_splits=case.num_splits)
         else:
             fa.launch_prefill(q, k, v, out, lse, dims, causal=case.causal, precision=precision,
-                              config=case.config)  # fmt: skip
+                              config=case.config)
 
     return call
 
@@ -246,7 +246,7 @@ def test_launches_while_a_hook_is_installed_go_through_triton(launchers):
     """Profilers hook launches; a replay would hide them."""
     cache = launchers[0].cache
     case = Case(False, torch.float16, "ieee", 1, 1, 2, 8, 8, 16, 16, False, "bottom_right",
-                None, False, *(_ORDERS[0],) * 4, *(0,) * 4, None, None, False)  # fmt: skip
+                None, False, *(_ORDERS[0],) * 4, *(0,) * 4, None, None, False)
     call = _call(case)
     call()
     call()
@@ -264,7 +264,7 @@ def test_launches_while_a_hook_is_installed_go_through_triton(launchers):
 
 
 _TRITON_DTYPES = {torch.float16: "*fp16", torch.bfloat16: "*bf16", torch.float32: "*fp32",
-                  torch.int32: "*i32"}  # fmt: skip
+                  torch.int32: "*i32"}
 
 
 def test_pointer_key_sees_what_triton_specialises_a_tensor_on():
@@ -275,10 +275,10 @@ def test_pointer_key_sees_what_triton_specialises_a_tensor_on():
 
     target = make_backend(_Driver().get_current_target())
     views = [torch.zeros(64, dtype=dtype)[offset:]
-             for dtype in _TRITON_DTYPES for offset in range(17)]  # fmt: skip
+             for dtype in _TRITON_DTYPES for offset in range(17)]
     for a in views:
         for b in views:
             ours = launch.pointer_key(a) == launch.pointer_key(b)
             theirs = (native_specialize_impl(target, a, False, True, True)
-                      == native_specialize_impl(target, b, False, True, True))  # fmt: skip
+                      == native_specialize_impl(target, b, False, True, True))
             assert ours == theirs, (a.dtype, a.data_ptr() % 64, b.dtype, b.data_ptr() % 64)

@@ -32,7 +32,7 @@ def codegen() -> list[dict]:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "sm90_codegen.py"), "--json"],
         capture_output=True, text=True, env=env, cwd=ROOT, timeout=600,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stderr[-4000:]
     return json.loads(done.stdout)
 
@@ -44,7 +44,7 @@ def _name(row: dict) -> str:
 
 def test_the_tuning_table_compiles_without_spills(codegen):
     spilling = [f"{_name(r)}: {r['stack_bytes']} stack bytes, {r['spill_stores']} STL"
-                for r in codegen if r["stack_bytes"] or r["spill_stores"]]  # fmt: skip
+                for r in codegen if r["stack_bytes"] or r["spill_stores"]]
     assert not spilling, f"configs that spill registers on sm_90: {spilling}"
 
 

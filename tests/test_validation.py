@@ -47,7 +47,7 @@ def attention(request):
         (lambda q, k, v: (q, k, v.double()), TypeError, "v has dtype torch.float64"),
         (lambda q, k, v: (q.int(), k, v), TypeError, "q has dtype torch.int32"),
     ],
-)  # fmt: skip
+)
 def test_bad_attention_inputs_name_the_argument(attention, change, error, words):
     q, k, v = change(*qkv())
     with pytest.raises(error, match=words):

@@ -45,19 +45,19 @@ class Property:
     def run(
         self, impl: Implementation, case: Case, built: Built | None = None,
         other: Implementation | None = None,
-    ) -> list[Verdict]:  # fmt: skip
+    ) -> list[Verdict]:
         return self.judge(impl, case, built, other)
 
     def cases(
         self, impl: Implementation, dtype: str, *,
         layout_names: tuple[str, ...] | None = None, families: tuple[str, ...] | None = None,
-    ) -> st.SearchStrategy[Case]:  # fmt: skip
+    ) -> st.SearchStrategy[Case]:
         """The case strategy for ``impl``, optionally drawing only some layouts and families."""
         return strategies.cases_for(
             impl.op, dtype, decode=impl.decode, max_len=self.max_len,
             layout_names=layout_names or strategies.NAMES,
             families=self.families or families or strategies.FAMILIES,
-        )  # fmt: skip
+        )
 
 
 def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:

@@ -46,7 +46,7 @@ def attention_oracle(case: AttentionCase, built: Built) -> tuple[dict, dict]:
     bounds = attention_bounds(
         built.inputs["q"], built.inputs["k"], built.inputs["v"], parts,
         scale=scale, input_precision=case.input_precision,
-    )  # fmt: skip
+    )
     return parts, bounds
 
 
@@ -61,7 +61,7 @@ def softmax_expected(case: SoftmaxCase, x: torch.Tensor) -> tuple[torch.Tensor, 
     """softmax(x) for the case's scale and mask, and its bound."""
     want = softmax(x, scale=case.scale, causal=case.causal, alignment=case.alignment)
     bound = softmax_bound(x, want, softmax_visible(case), scale=case.scale,
-                          out_dtype=case.torch_dtype)  # fmt: skip
+                          out_dtype=case.torch_dtype)
     return want, bound
 
 
@@ -78,7 +78,7 @@ def _matmul(case: MatmulCase, built: Built) -> Expected:
         b = b.transpose(-1, -2)
     want = matmul(a, b, scale=case.scale)
     bound = matmul_bound(a, b, want, scale=case.scale, out_dtype=case.torch_dtype,
-                         input_precision=case.input_precision)  # fmt: skip
+                         input_precision=case.input_precision)
     return {"out": (want, bound, case.torch_dtype)}
 
 

@@ -37,7 +37,7 @@ def names(op: str | None = None, *, campaign: bool | None = None) -> list[str]:
     return [
         n for n, impl in _REGISTRY.items()
         if (op is None or impl.op == op) and (campaign is None or impl.campaign == campaign)
-    ]  # fmt: skip
+    ]
 
 
 __all__ = ["DTYPES", "OPS", "Implementation", "get", "names", "register"]

@@ -67,4 +67,4 @@ IMPLEMENTATIONS = (
     Implementation("matmul_nt", "matmul_nt", _matmul_nt, description="transpose-free a@b.T",
                    campaign=True),
     Implementation("softmax", "softmax", _softmax, description="row softmax", campaign=True),
-)  # fmt: skip
+)

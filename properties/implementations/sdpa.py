@@ -67,6 +67,6 @@ IMPLEMENTATIONS = tuple(
     Implementation(
         name, "attention", _runner(name), writes_out=False,
         description=f"torch SDPA, {BACKENDS[name].lower()} backend", dtypes=DTYPES[name],
-    )  # fmt: skip
+    )
     for name in BACKENDS
 )

@@ -108,4 +108,4 @@ CATALOGUE: tuple[Mutant, ...] = (
        ("launch_softmax(probs, probs, scale=1.0,",
         "launch_softmax(probs, probs, scale=dims.scale,"),
        "scale applied twice (in Q K^T and in the softmax)", NAIVE),
-)  # fmt: skip
+)

@@ -94,4 +94,4 @@ FLASH_MUTANTS = (
        ("full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)",
         "full_end = tl.minimum(tl.maximum(first + 1, 0), Sk)"),
        "bottom-right offset missing when splitting full and masked blocks"),
-)  # fmt: skip
+)

@@ -11,15 +11,15 @@ from dataclasses import dataclass
 
 # (property, implementation, dtype), tried in order until one kills the mutant.
 MATMUL = (("oracle", "matmul", "float32"), ("oracle", "matmul_nt", "float32"),
-          ("oracle", "naive", "float32"), ("oracle", "matmul", "float16"))  # fmt: skip
+          ("oracle", "naive", "float32"), ("oracle", "matmul", "float16"))
 SOFTMAX = (("oracle", "softmax", "float32"), ("softmax_invariants", "softmax", "float32"),
-           ("oracle", "naive", "float32"), ("oracle", "softmax", "float16"))  # fmt: skip
+           ("oracle", "naive", "float32"), ("oracle", "softmax", "float16"))
 NAIVE = (("oracle", "naive", "float32"), ("oracle", "naive", "float16"),
-         ("metamorphic", "naive", "float32"))  # fmt: skip
+         ("metamorphic", "naive", "float32"))
 FLASH = (("oracle", "flash", "float32"), ("oracle", "flash", "float16"),
-         ("metamorphic", "flash", "float32"))  # fmt: skip
+         ("metamorphic", "flash", "float32"))
 DECODE = (("oracle", "decode", "float32"), ("oracle", "decode", "float16"),
-          ("metamorphic", "decode", "float32"))  # fmt: skip
+          ("metamorphic", "decode", "float32"))
 ALL_ATTENTION = (*NAIVE[:1], *FLASH[:1], *DECODE[:1], ("oracle", "softmax", "float32"))
 
 
