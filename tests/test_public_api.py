@@ -136,3 +136,27 @@ def test_nothing_imports_bare_top_level_names():
                           cwd=Path(__file__).parent, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "[]"
+
+
+def test_readme_layout_matches_the_tree():
+    """Every path in the README's layout table exists, and every package folder is listed."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "README.md").read_text()
+    table = text[text.index("## Layout") :].split("\n## ", 1)[0]
+    listed: set[Path] = set()
+    for row in table.splitlines():
+        if not row.startswith("| `"):
+            continue
+        folder = root
+        for item in row.split("|")[1].replace("`", "").split(","):
+            item = item.strip()
+            path = (root / item) if "/" in item else (folder / item)
+            assert path.exists(), f"README layout lists {item}, which is not in the tree"
+            folder = path if path.is_dir() else path.parent
+            listed.add(path)
+    packages = [root / "attnfuzz", root / "kernels", root / "reference", root / "tests",
+                root / "benchmarks"]
+    packages += [p.parent for p in (root / "properties").glob("*/__init__.py")]
+    covered = listed | {p.parent for p in listed}
+    missing = [str(p.relative_to(root)) for p in packages if p not in covered]
+    assert not missing, f"README layout does not list {missing}"
