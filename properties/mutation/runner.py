@@ -254,9 +254,10 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     if args.property:
         muts = [r for m in muts if (r := restrict(m, args.property)) is not None]
     if args.list:
+        width = max((len(m.name) for m in muts), default=0) + 2
         for m in muts:
             tag = " (equivalent)" if m.equivalent else ""
-            print(f"{m.name:<34}{m.mimics}{tag}")
+            print(f"{m.name:<{width}}{m.mimics}{tag}")
         return 0
     results = run_all(muts, examples=args.examples, seed=args.seed, jobs=args.jobs,
                       backend=args.backend, layouts=args.layouts,
