@@ -47,22 +47,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--impl", type=_csv, default=campaign,
         help=f"comma-separated implementations (default: {','.join(campaign)}; also "
         f"{', '.join(others)})",
-    )  # fmt: skip
+    )
     run.add_argument(
         "--dtype", type=_csv, default=None,
         help="comma-separated dtypes (default: float32,float16, plus bfloat16 on a GPU)",
-    )  # fmt: skip
+    )
     budget = run.add_mutually_exclusive_group()
     budget.add_argument("--examples", type=int, help="cases per implementation x dtype")
     budget.add_argument(
         "--seconds", type=float,
         help="time budget for the whole campaign (default: 60, about a minute on the CPU)",
-    )  # fmt: skip
+    )
     run.add_argument("--seed", type=int, help="campaign seed (default: random, printed)")
     run.add_argument(
         "--dump-dir", default=None,
         help="where failing cases are written (default: $ATTNFUZZ_DUMP_DIR or .attnfuzz/failures)",
-    )  # fmt: skip
+    )
 
     rep = sub.add_parser(
         "replay",
@@ -87,15 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
     mut.add_argument(
         "--property", choices=tuple(checks.PROPERTIES),
         help="check every mutant with this property alone (shows what each property catches)",
-    )  # fmt: skip
+    )
     mut.add_argument(
         "--layouts", type=_csv, default=None,
         help="draw only these layouts (comma-separated; shows what each layout catches)",
-    )  # fmt: skip
+    )
     mut.add_argument(
         "--families", type=_csv, default=None,
         help="draw only these value families (comma-separated)",
-    )  # fmt: skip
+    )
     mut.add_argument("--list", action="store_true", help="list the catalogue and exit")
     mut.add_argument("--json", default=None, help="also write the results to this JSON file")
     return p
@@ -126,7 +126,7 @@ def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tall
         max_examples=examples, deadline=None, database=None, derandomize=False,
         phases=(Phase.generate, Phase.target, Phase.shrink),
         suppress_health_check=list(HealthCheck), print_blob=False,
-    )  # fmt: skip
+    )
     @given(checks.get("oracle").cases(implementations.get(impl), dtype))
     def fuzz(case):
         tally.cases += 1
@@ -203,7 +203,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     if elapsed >= budget:
                         break
                     print(f"{_bar(min(elapsed / budget, 1.0))} {impl}/{dt} round {rnd}",
-                          flush=True)  # fmt: skip
+                          flush=True)
                     _campaign_round(impl, dt, chunk, seed + rnd, tallies[(impl, dt)])
                 rnd += 1
     except ContextLost as exc:
@@ -212,11 +212,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     print()
     print(f"{'implementation':<16}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}  "
-          f"{'layouts':>7}{'values':>7}  worst check")  # fmt: skip
+          f"{'layouts':>7}{'values':>7}  worst check")
     for (impl, dt), t in tallies.items():
         rec = t.recorder
         print(f"{impl:<16}{dt:<10}{t.cases:>6}{t.failures:>6}{rec.worst:>9.3g}  "
-              f"{len(t.layouts):>7}{len(t.families):>7}  {rec.check}")  # fmt: skip
+              f"{len(t.layouts):>7}{len(t.families):>7}  {rec.check}")
     dumps = [d for t in tallies.values() for d in t.dumps]
     for d in dumps:
         print(f"dump: {d}  (attnfuzz replay {d})")
@@ -225,7 +225,7 @@ def cmd_run(args: argparse.Namespace) -> int:
               "(run each implementation in its own process to go on past such a fault)")
     total_fail = sum(t.failures for t in tallies.values())
     print(f"{sum(t.cases for t in tallies.values())} cases in {time.monotonic() - start:.0f}s, "
-          f"{total_fail} failing implementation/dtype pairs; seed {seed}")  # fmt: skip
+          f"{total_fail} failing implementation/dtype pairs; seed {seed}")
     return 1 if total_fail else 0
 
 
