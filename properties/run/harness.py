@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 import time
 from dataclasses import dataclass
@@ -34,6 +35,27 @@ from attnfuzz.properties.model.cases import (
 from attnfuzz.reference import Verdict
 
 DEFAULT_DUMP_DIR = ".attnfuzz/failures"
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """What a dump records of the ``attnfuzz run`` round that wrote it (pytest
+    runs have none: their dumps record the test, its seed and pytest command)."""
+
+    seed: int  # the seed Hypothesis ran the round with
+    reproduce: str  # the command that reruns the round
+    campaign_seed: int | None = None
+    dump_dir: Path | None = None  # default: dump_root()
+
+
+class DumpError(Exception):
+    """A path that is not a replayable dump; the message says why, in one line."""
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+
 
 @dataclass
 class Recorder:
@@ -90,6 +112,7 @@ def check(
     *,
     recorder: Recorder | None = None,
     other: str | None = None,
+    campaign: Campaign | None = None,
 ) -> list[Verdict]:
     """Run a property inside a Hypothesis test; fail with a diagnosis and a dump."""
     from hypothesis import event, target
@@ -127,13 +150,13 @@ def check(
         # in case Hypothesis' report of the replays buries the message.
         what = f"{impl_name} faulted on the GPU ({fault}) on: {case.describe()}"
         print(f"attnfuzz: {what}", file=sys.stderr, flush=True)
-        path = write_dump(prop, impl_name, case, [], other=other)
+        path = write_dump(prop, impl_name, case, [], other=other, campaign=campaign)
         _LOST_CONTEXT[:] = [f"when {what}", str(path)]
         raise AssertionError(
             f"{prop}: {what}\n"
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
-            f"python3 -m attnfuzz replay {path}"
+            f"python3 -m attnfuzz replay {shlex.quote(str(path))}"
         ) from exc
     worst = checks.worst(verdicts)
     if recorder is not None:
@@ -146,11 +169,15 @@ def check(
         lines += ["  " + v.describe() for v in bad]
         context = current_build_context()
         if context.is_final:
-            path = write_dump(prop, impl_name, case, bad, other=other, context=context)
-            lines.append(f"  dump: {path}")
-            lines.append(f"  replay: attnfuzz replay {path}")
+            path = write_dump(prop, impl_name, case, bad, other=other, context=context,
+                              campaign=campaign)
+            lines += _dump_lines(path)
         raise AssertionError("\n".join(lines))
     return verdicts
+
+
+def _dump_lines(path: Path) -> list[str]:
+    return [f"  dump: {path}", f"  replay: attnfuzz replay {shlex.quote(str(path))}"]
 
 
 def dump_root() -> Path:
@@ -176,22 +203,29 @@ def write_dump(
     other: str | None = None,
     context=None,
     root: Path | None = None,
+    campaign: Campaign | None = None,
 ) -> Path:
-    """Write ``<root>/<test>-<time>/case.json`` and ``inputs.pt``; return the directory.
+    """Write ``<root>/<name>-<time>/case.json`` and ``inputs.pt``; return the directory.
 
-    The inputs are rebuilt on the CPU, where cases are generated (the same
-    values on every backend): the saved views keep their exact layouts, which
-    a copy off the GPU would not, and a process whose CUDA context a kernel
-    has killed can still write them.
+    ``case.json`` is strict JSON: non-finite numbers are the strings "inf",
+    "-inf" and "nan".  The inputs are rebuilt on the CPU, where cases are
+    generated (the same values on every backend): the saved views keep their
+    exact layouts, which a copy off the GPU would not, and a process whose
+    CUDA context a kernel has killed can still write them.
     """
     import hypothesis.core
 
-    nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid or f"{prop}-{impl_name}")[-80:]
-    root = root or dump_root()
-    path = root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
-    path.mkdir(parents=True, exist_ok=True)
-    seed = hypothesis.core.global_force_seed
+    # A campaign run inside pytest is still a campaign, not the test around it.
+    nodeid = "" if campaign else os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    name = nodeid or f"{prop}-{impl_name}-{case.dtype}"
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[-80:]
+    root = Path(root or (campaign and campaign.dump_dir) or dump_root()).resolve()
+    path = _fresh_dir(root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+    if campaign is not None:
+        seed, reproduce = campaign.seed, campaign.reproduce
+    else:
+        seed = hypothesis.core.global_force_seed
+        reproduce = f"pytest '{nodeid}' --hypothesis-seed={seed} -p no:xdist" if nodeid else None
     record = {
         "property": prop,
         "implementation": impl_name,
@@ -200,23 +234,54 @@ def write_dump(
         "description": case.describe(),
         "pytest_nodeid": nodeid or None,
         "hypothesis_seed": seed,
+        "campaign_seed": campaign.campaign_seed if campaign else None,
         "reproduce_blob": _blob(context) if context is not None else None,
-        "reproduce": (
-            f"pytest '{nodeid}' --hypothesis-seed={seed} -p no:xdist" if nodeid else None
-        ),
+        "reproduce": reproduce,
         "versions": backend.versions(),
         "diagnosis": [v.as_dict() for v in failures],
     }
-    (path / "case.json").write_text(json.dumps(record, indent=2, default=_json_default) + "\n")
+    text = json.dumps(_strict(record), indent=2, allow_nan=False)
+    (path / "case.json").write_text(text + "\n")
     built = build(case, "cpu")
     torch.save({r: t.cpu() for r, t in built.inputs.items()}, path / "inputs.pt")
     return path
 
 
-def _json_default(o: object) -> object:
+def _fresh_dir(path: Path) -> Path:
+    """Create ``path``, or ``path-2``, ``path-3``...: two dumps in one second keep both."""
+    candidate, n = path, 1
+    while True:
+        try:
+            candidate.mkdir(parents=True)
+            return candidate
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.name}-{n}")
+
+
+_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def _strict(o: object) -> object:
+    """``o`` with non-finite floats as the strings "inf", "-inf", "nan" (JSON has none)."""
     if isinstance(o, float) and not math.isfinite(o):
         return repr(o)
-    raise TypeError(type(o).__name__)
+    if isinstance(o, dict):
+        return {k: _strict(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_strict(v) for v in o]
+    return o
+
+
+def _lenient(o: object) -> object:
+    """The inverse of ``_strict``, for parts of a record whose strings are never these."""
+    if isinstance(o, str) and o in _NON_FINITE:
+        return _NON_FINITE[o]
+    if isinstance(o, dict):
+        return {k: _lenient(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_lenient(v) for v in o]
+    return o
 
 
 @dataclass
@@ -230,15 +295,55 @@ class Replay:
         return bool(checks.failures(self.verdicts))
 
 
-def replay(path: str | Path) -> Replay:
-    """Rerun a dump's property on its saved tensors; also report generator drift."""
-    path = Path(path)
+def load_dump(path: str | Path) -> tuple[Path, dict, Case, dict[str, torch.Tensor]]:
+    """A dump's directory, record, case and saved inputs; ``DumpError`` if it is none."""
+    given = path = Path(path)
+    if not path.exists():
+        raise DumpError(f"{given}: not found")
     if path.is_file():
         path = path.parent
-    record = json.loads((path / "case.json").read_text())
-    case = from_json(record["case"])
+    file = path / "case.json"
+    if not file.is_file():
+        raise DumpError(f"{given}: no case.json there, so not an attnfuzz dump")
+    try:
+        record = json.loads(file.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DumpError(f"{file}: not valid JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise DumpError(f"{file}: not an attnfuzz dump (not a JSON object)")
+    missing = [k for k in ("property", "implementation", "case") if k not in record]
+    if missing:
+        raise DumpError(f"{file}: not an attnfuzz dump (no {missing[0]!r})")
+    try:
+        case = from_json(_lenient(record["case"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DumpError(f"{file}: not an attnfuzz dump (its case: {exc!r})") from None
+    try:
+        checks.get(record["property"])
+        for name in (record["implementation"], record.get("other")):
+            if name:
+                get(name)
+    except ValueError as exc:
+        raise DumpError(f"{file}: {exc}") from None
+    inputs = path / "inputs.pt"
+    if not inputs.is_file():
+        raise DumpError(f"{given}: no inputs.pt there, so not a complete dump")
+    try:
+        saved = torch.load(inputs, map_location="cpu")
+    except Exception as exc:  # torch.load raises many kinds for a damaged file
+        raise DumpError(f"{inputs}: unreadable ({_first_line(exc)})") from None
+    roles = set(case.shapes())
+    if not isinstance(saved, dict) or set(saved) != roles:
+        raise DumpError(f"{inputs}: does not hold the case's inputs ({', '.join(sorted(roles))})")
+    return path, record, case, saved
+
+
+def replay(path: str | Path) -> Replay:
+    """Rerun a dump's property on its saved tensors; also report generator drift.
+
+    Raises ``DumpError`` for what is not a dump."""
+    path, record, case, saved = load_dump(path)
     device = backend.device()
-    saved = torch.load(path / "inputs.pt", map_location="cpu")
     drift = []
     regenerated = build(case, "cpu").inputs
     for role, t in saved.items():
