@@ -6,10 +6,13 @@ error/bound ratios with ``target``, records the worst ratio, and on failure
 raises an ``AssertionError`` that says what failed and where.  On the final
 (shrunk) reproduction of a failure it also writes a dump: the case spec, the
 exact input tensors and the diagnosis, replayable with ``attnfuzz replay``.
+An implementation that raises instead of returning has crashed: a finding
+like a wrong answer, reported and dumped the same way.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -17,13 +20,14 @@ import re
 import shlex
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 from attnfuzz.properties import backend, checks
-from attnfuzz.properties.implementations import get
+from attnfuzz.properties.implementations import Implementation, get
 from attnfuzz.properties.model.cases import (
     Built,
     Case,
@@ -48,6 +52,14 @@ class Campaign:
     dump_dir: Path | None = None  # default: dump_root()
 
 
+class ImplementationCrash(Exception):
+    """An implementation under test raised instead of returning."""
+
+    def __init__(self, implementation: str, error: Exception) -> None:
+        self.implementation, self.error = implementation, error
+        super().__init__(f"{implementation} crashed: {_first_line(error)}")
+
+
 class DumpError(Exception):
     """A path that is not a replayable dump; the message says why, in one line."""
 
@@ -55,6 +67,18 @@ class DumpError(Exception):
 def _first_line(error: BaseException) -> str:
     lines = str(error).strip().splitlines()
     return f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+
+
+def _guarded(impl: Implementation) -> Implementation:
+    """``impl`` whose exceptions say they came from it, not from the harness around it."""
+
+    def run(*args, **kwargs):
+        try:
+            return impl.run(*args, **kwargs)
+        except Exception as exc:
+            raise ImplementationCrash(impl.name, exc) from exc
+
+    return dataclasses.replace(impl, run=run)
 
 
 @dataclass
@@ -81,8 +105,11 @@ class Recorder:
 def run_property(
     prop: str, impl_name: str, case: Case, *, built: Built | None = None, other: str | None = None
 ) -> list[Verdict]:
-    """Run the property named ``prop`` (see ``checks.PROPERTIES``) on one case."""
-    return checks.get(prop).run(get(impl_name), case, built, get(other) if other else None)
+    """Run the property named ``prop`` (see ``checks.PROPERTIES``) on one case.
+
+    Raises ``ImplementationCrash`` if an implementation raised."""
+    peer = _guarded(get(other)) if other else None
+    return checks.get(prop).run(_guarded(get(impl_name)), case, built, peer)
 
 
 # [which case faulted, its dump] once a kernel has killed this process's CUDA context.
@@ -141,8 +168,12 @@ def check(
         )
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
-    except RuntimeError as exc:
-        fault = next((k for k in _CONTEXT_KILLERS if k in str(exc)), None)
+    except (RuntimeError, ImplementationCrash) as exc:
+        # A fault may surface in the implementation or in the next CUDA call after it.
+        error = exc.error if isinstance(exc, ImplementationCrash) else exc
+        fault = next((k for k in _CONTEXT_KILLERS if k in str(error)), None)
+        if fault is None and isinstance(exc, ImplementationCrash):
+            raise _crash_failure(prop, impl_name, case, exc, recorder, other, campaign) from error
         if fault is None:
             raise
         # The CUDA context is lost: this process cannot run another kernel, so
@@ -157,7 +188,7 @@ def check(
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
             f"python3 -m attnfuzz replay {shlex.quote(str(path))}"
-        ) from exc
+        ) from error
     worst = checks.worst(verdicts)
     if recorder is not None:
         recorder.update(worst, case)
@@ -174,6 +205,36 @@ def check(
             lines += _dump_lines(path)
         raise AssertionError("\n".join(lines))
     return verdicts
+
+
+def _crash_failure(
+    prop: str,
+    impl_name: str,
+    case: Case,
+    crash: ImplementationCrash,
+    recorder: Recorder | None,
+    other: str | None,
+    campaign: Campaign | None,
+) -> AssertionError:
+    """A crash as a failing case: an AssertionError, so that Hypothesis shrinks
+    it and callers count it as a finding rather than a harness bug."""
+    from hypothesis.control import current_build_context
+
+    error = crash.error
+    kind = type(error).__name__
+    if recorder is not None:  # a summary's worst case then names the crash
+        nan = math.nan
+        recorder.update(Verdict(f"crash ({kind})", math.inf, nan, nan, (), nan, nan), case)
+    lines = [
+        f"{prop}: {crash.implementation} crashed ({kind}) on: {case.describe()}",
+        f"  {_first_line(error)}",
+    ]
+    context = current_build_context()
+    if context.is_final:
+        path = write_dump(prop, impl_name, case, [], other=other, context=context,
+                          campaign=campaign, crash=error)
+        lines += _dump_lines(path)
+    return AssertionError("\n".join(lines))
 
 
 def _dump_lines(path: Path) -> list[str]:
@@ -204,6 +265,7 @@ def write_dump(
     context=None,
     root: Path | None = None,
     campaign: Campaign | None = None,
+    crash: BaseException | None = None,
 ) -> Path:
     """Write ``<root>/<name>-<time>/case.json`` and ``inputs.pt``; return the directory.
 
@@ -240,6 +302,9 @@ def write_dump(
         "versions": backend.versions(),
         "diagnosis": [v.as_dict() for v in failures],
     }
+    if crash is not None:
+        record["crash"] = f"{type(crash).__name__}: {crash}"
+        record["traceback"] = "".join(traceback.format_exception(crash))
     text = json.dumps(_strict(record), indent=2, allow_nan=False)
     (path / "case.json").write_text(text + "\n")
     built = build(case, "cpu")
@@ -341,7 +406,8 @@ def load_dump(path: str | Path) -> tuple[Path, dict, Case, dict[str, torch.Tenso
 def replay(path: str | Path) -> Replay:
     """Rerun a dump's property on its saved tensors; also report generator drift.
 
-    Raises ``DumpError`` for what is not a dump."""
+    Raises ``DumpError`` for what is not a dump, ``ImplementationCrash`` if the
+    implementation still crashes."""
     path, record, case, saved = load_dump(path)
     device = backend.device()
     drift = []
