@@ -7,15 +7,68 @@ the GPU if there is one, else Triton's interpreter).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import sys
 import time
 from dataclasses import dataclass, field
 
+DTYPES = ("float32", "float16", "bfloat16")
+
+
+class UsageError(Exception):
+    """A user's mistake that argparse cannot see: one line on stderr, exit 2."""
+
 
 def _csv(text: str) -> list[str]:
     return [t for t in text.split(",") if t]
+
+
+def _implementations(text: str) -> list[str]:
+    from attnfuzz.properties import implementations
+
+    names = list(dict.fromkeys(_csv(text)))
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one implementation")
+    for name in names:
+        try:
+            implementations.get(name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return names
+
+
+def _dtypes(text: str) -> list[str]:
+    names = list(dict.fromkeys(_csv(text)))
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one dtype")
+    unknown = [d for d in names if d not in DTYPES]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown dtype {unknown[0]!r}; known: {', '.join(DTYPES)}"
+        )
+    return names
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return n
+
+
+def _seconds(text: str) -> float:
+    try:
+        s = float(text)
+    except ValueError:
+        s = math.nan
+    if not (math.isfinite(s) and s > 0):  # nan and 0 would test nothing
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}")
+    return s
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,18 +97,18 @@ def build_parser() -> argparse.ArgumentParser:
         "(shrunk) and print a summary. Exits 1 if any case failed.",
     )
     run.add_argument(
-        "--impl", type=_csv, default=campaign,
+        "--impl", type=_implementations, default=campaign,
         help=f"comma-separated implementations (default: {','.join(campaign)}; also "
         f"{', '.join(others)})",
     )
     run.add_argument(
-        "--dtype", type=_csv, default=None,
+        "--dtype", type=_dtypes, default=None,
         help="comma-separated dtypes (default: float32,float16, plus bfloat16 on a GPU)",
     )
     budget = run.add_mutually_exclusive_group()
-    budget.add_argument("--examples", type=int, help="cases per implementation x dtype")
+    budget.add_argument("--examples", type=_at_least_one, help="cases per implementation x dtype")
     budget.add_argument(
-        "--seconds", type=float,
+        "--seconds", type=_seconds,
         help="time budget for the whole campaign (default: 60, about a minute on the CPU)",
     )
     run.add_argument("--seed", type=int, help="campaign seed (default: random, printed)")
@@ -81,9 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
         "Exits 1 if a non-equivalent mutant survives.",
     )
     mut.add_argument("--only", type=_csv, default=None, help="comma-separated mutant names")
-    mut.add_argument("--examples", type=int, default=60, help="examples per property (default 60)")
+    mut.add_argument(
+        "--examples", type=_at_least_one, default=60, help="examples per property (default 60)"
+    )
     mut.add_argument("--seed", type=int, default=0, help="Hypothesis seed (default 0)")
-    mut.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel mutants")
+    mut.add_argument(
+        "--jobs", type=_at_least_one, default=os.cpu_count() or 1, help="parallel mutants"
+    )
     mut.add_argument(
         "--property", choices=tuple(checks.PROPERTIES),
         help="check every mutant with this property alone (shows what each property catches)",
@@ -159,29 +216,35 @@ def _bar(done: float, width: int = 24) -> str:
     return "[" + "#" * filled + "." * (width - filled) + f"] {100 * done:5.1f}%"
 
 
+def _pairs(impls: list[str], dtypes: list[str]) -> list[tuple[str, str]]:
+    from attnfuzz.properties import implementations
+
+    pairs, skips = [], []
+    for name in impls:
+        takes = implementations.get(name).dtypes
+        pairs += [(name, d) for d in dtypes if d in takes]
+        skipped = [d for d in dtypes if d not in takes]
+        if skipped:
+            skips.append(f"{name} does not take {', '.join(skipped)}")
+    if not pairs:
+        raise UsageError(f"nothing to test: {'; '.join(skips)}")
+    for skip in skips:
+        print(f"attnfuzz run: {skip}; skipped")
+    return pairs
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    from attnfuzz.properties import backend, implementations
+    from attnfuzz.properties import backend
+    from attnfuzz.properties.run.harness import Recorder
 
     if args.dump_dir:
         os.environ["ATTNFUZZ_DUMP_DIR"] = args.dump_dir
-    for name in args.impl:
-        implementations.get(name)  # validates the name
     default_dtypes = ["float32", "float16"] + (["bfloat16"] if backend.supports_bf16() else [])
     dtypes = args.dtype or default_dtypes
-    for dt in dtypes:
-        if dt not in ("float32", "float16", "bfloat16"):
-            raise SystemExit(f"attnfuzz run: unknown dtype {dt!r}")
-        if dt == "bfloat16" and not backend.supports_bf16():
-            raise SystemExit(
-                "attnfuzz run: bfloat16 is wrong in Triton's interpreter; run it on a GPU"
-            )
+    if "bfloat16" in dtypes and not backend.supports_bf16():
+        raise UsageError("bfloat16 is wrong in Triton's interpreter; run it on a GPU")
+    pairs = _pairs(args.impl, dtypes)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    pairs = [(i, d) for i in args.impl for d in dtypes if d in implementations.get(i).dtypes]
-    for i in args.impl:
-        skipped = [d for d in dtypes if d not in implementations.get(i).dtypes]
-        if skipped:
-            print(f"attnfuzz run: {i} does not take {', '.join(skipped)}; skipped")
-    from attnfuzz.properties.run.harness import Recorder
 
     tallies = {p: Tally(Recorder(*p)) for p in pairs}
     print(backend.describe())
@@ -236,11 +299,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from attnfuzz.properties import backend, checks
     from attnfuzz.properties.run import harness
 
+    try:
+        _, rec, case, _ = harness.load_dump(args.path)
+    except harness.DumpError as exc:
+        raise UsageError(str(exc)) from None
     print(backend.describe())
-    result = harness.replay(args.path)
-    rec = result.record
-    print(f"case: {rec['description']}")
+    print(f"case: {rec.get('description') or case.describe()}")
     print(f"property: {rec['property']}  implementation: {rec['implementation']}")
+    try:
+        result = harness.replay(args.path)
+    except harness.ImplementationCrash as exc:
+        print(f"FAIL {exc}")
+        return 1
     if result.drift:
         print(
             "warning: the case spec no longer generates the saved tensors for "
@@ -256,18 +326,38 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _configure(choice: str) -> None:
+    """Choose the backend, or say in one line why it cannot be this one."""
     from attnfuzz.properties import backend
 
-    backend.configure(args.backend)
-    if args.command == "run":
-        return cmd_run(args)
-    if args.command == "replay":
-        return cmd_replay(args)
-    from attnfuzz.properties.mutation.runner import cmd_mutants
+    if choice == "gpu":
+        import torch
 
-    return cmd_mutants(args)
+        if not torch.cuda.is_available():
+            why = "" if torch.version.cuda else f" (torch {torch.__version__} has no CUDA)"
+            raise UsageError(
+                f"backend gpu (--backend or ATTNFUZZ_BACKEND): no CUDA device is available{why}"
+            )
+    try:
+        backend.configure(choice)
+    except (ValueError, RuntimeError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        _configure(args.backend)
+        if args.command == "run":
+            return cmd_run(args)
+        if args.command == "replay":
+            return cmd_replay(args)
+        from attnfuzz.properties.mutation.runner import cmd_mutants
+
+        return cmd_mutants(args)
+    except UsageError as exc:
+        print(f"attnfuzz {args.command}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
