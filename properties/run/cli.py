@@ -10,9 +10,16 @@ import argparse
 import math
 import os
 import random
+import shlex
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from attnfuzz.properties.run.harness import Campaign
+
 
 DTYPES = ("float32", "float16", "bfloat16")
 
@@ -164,47 +171,80 @@ def build_parser() -> argparse.ArgumentParser:
 @dataclass
 class Tally:
     recorder: object
-    cases: int = 0
-    failures: int = 0
+    cases: int = 0  # generated examples: not shrink attempts, not the final replay
+    failures: int = 0  # distinct failures Hypothesis reported
     layouts: set[str] = field(default_factory=set)
     families: set[str] = field(default_factory=set)
     dumps: list[str] = field(default_factory=list)
 
 
-def _campaign_round(impl: str, dtype: str, examples: int, seed: int, tally: Tally) -> None:
+def _generated(stats: dict, ran: int, first_failure: int | None) -> int:
+    """How many of the ``ran`` calls of a round were generated examples.
+
+    Hypothesis' statistics (those behind --hypothesis-show-statistics) say how
+    many examples its generate phase (targeting included) ran; every call after
+    them is a shrink attempt or the final replay.  Without them: the calls up
+    to the first failure."""
+    cases = stats.get("generate-phase", {}).get("test-cases")
+    if isinstance(cases, list):
+        return min(ran, sum(c.get("status") in ("valid", "interesting") for c in cases))
+    return ran if first_failure is None else first_failure
+
+
+def _campaign_round(
+    impl: str, dtype: str, examples: int, seed: int, tally: Tally, campaign: Campaign
+) -> None:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
+    from hypothesis.statistics import collector
 
     from attnfuzz.properties import checks, implementations
     from attnfuzz.properties.run import harness
 
+    ran: list = []  # every case the round ran, generated ones first
+    first_failure: list[int] = []
+
+    # One failure is enough: the pair is failing, and its campaign ends with it.
+    # Looking on for others would run more examples the pair has already failed.
     @hseed(seed)
     @settings(
         max_examples=examples, deadline=None, database=None, derandomize=False,
         phases=(Phase.generate, Phase.target, Phase.shrink),
         suppress_health_check=list(HealthCheck), print_blob=False,
+        report_multiple_bugs=False,
     )
     @given(checks.get("oracle").cases(implementations.get(impl), dtype))
     def fuzz(case):
-        tally.cases += 1
-        tally.layouts.update(lay.name for lay in case.layouts().values())
-        tally.families.add(case.values.family)
-        harness.check("oracle", impl, case, recorder=tally.recorder)
+        ran.append(case)
+        try:
+            harness.check("oracle", impl, case, recorder=tally.recorder, campaign=campaign)
+        except AssertionError:
+            first_failure.append(len(ran))
+            raise
 
+    stats: dict = {}
     try:
-        fuzz()
+        with collector.with_value(stats.update):
+            fuzz()
     except Exception as exc:
         failures = harness.failures_of(exc)
         if failures is None:
             raise
-        tally.failures += 1
-        text = "\n".join(str(f) for f in failures)
-        for line in text.splitlines():
-            if line.strip().startswith("dump:"):
-                tally.dumps.append(line.split("dump:", 1)[1].strip())
-        print(text.splitlines()[0] if text else type(exc).__name__, file=sys.stderr)
+        tally.failures += len(failures)
+        for failure in failures:
+            lines = str(failure).splitlines()
+            print(lines[0] if lines else type(failure).__name__, file=sys.stderr)
+            for line in lines:
+                if line.strip().startswith("dump:"):
+                    tally.dumps.append(line.split("dump:", 1)[1].strip())
         if harness.lost_context():
             raise ContextLost(harness.lost_context()) from None
+    finally:
+        failed_at = first_failure[0] if first_failure else None
+        for case in ran[: _generated(stats, len(ran), failed_at)]:
+            tally.cases += 1
+            tally.layouts.update(lay.name for lay in case.layouts().values())
+            tally.families.add(case.values.family)
 
 
 class ContextLost(Exception):
@@ -235,18 +275,25 @@ def _pairs(impls: list[str], dtypes: list[str]) -> list[tuple[str, str]]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from attnfuzz.properties import backend
-    from attnfuzz.properties.run.harness import Recorder
+    from attnfuzz.properties.run.harness import Campaign, Recorder
 
-    if args.dump_dir:
-        os.environ["ATTNFUZZ_DUMP_DIR"] = args.dump_dir
     default_dtypes = ["float32", "float16"] + (["bfloat16"] if backend.supports_bf16() else [])
     dtypes = args.dtype or default_dtypes
     if "bfloat16" in dtypes and not backend.supports_bf16():
         raise UsageError("bfloat16 is wrong in Triton's interpreter; run it on a GPU")
     pairs = _pairs(args.impl, dtypes)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-
+    dump_dir = Path(args.dump_dir) if args.dump_dir else None
+    where = os.environ.get("ATTNFUZZ_BACKEND", "auto")
     tallies = {p: Tally(Recorder(*p)) for p in pairs}
+
+    def round_(impl: str, dt: str, examples: int, round_seed: int) -> None:
+        # ``--examples N --seed S`` reruns any round: the same settings, the same draws.
+        again = (f"attnfuzz --backend {where} run --impl {impl} --dtype {dt} "
+                 f"--examples {examples} --seed {round_seed}")
+        campaign = Campaign(round_seed, again, campaign_seed=seed, dump_dir=dump_dir)
+        _campaign_round(impl, dt, examples, round_seed, tallies[(impl, dt)], campaign)
+
     print(backend.describe())
     print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}")
 
@@ -256,18 +303,22 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.examples is not None:
             for n, (impl, dt) in enumerate(pairs):
                 print(f"{_bar(n / len(pairs))} {impl}/{dt}", flush=True)
-                _campaign_round(impl, dt, args.examples, seed, tallies[(impl, dt)])
+                round_(impl, dt, args.examples, seed)
         else:
             budget = args.seconds if args.seconds is not None else 60.0
             rnd, chunk = 0, 5
+            # A pair that failed is done: more rounds would find and dump its bug again.
             while time.monotonic() - start < budget:
-                for impl, dt in pairs:
+                going = [p for p in pairs if not tallies[p].failures]
+                if not going:
+                    break
+                for impl, dt in going:
                     elapsed = time.monotonic() - start
                     if elapsed >= budget:
                         break
                     print(f"{_bar(min(elapsed / budget, 1.0))} {impl}/{dt} round {rnd}",
                           flush=True)
-                    _campaign_round(impl, dt, chunk, seed + rnd, tallies[(impl, dt)])
+                    round_(impl, dt, chunk, seed + rnd)
                 rnd += 1
     except ContextLost as exc:
         lost = str(exc)
@@ -280,16 +331,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         rec = t.recorder
         print(f"{impl:<16}{dt:<10}{t.cases:>6}{t.failures:>6}{rec.worst:>9.3g}  "
               f"{len(t.layouts):>7}{len(t.families):>7}  {rec.check}")
-    dumps = [d for t in tallies.values() for d in t.dumps]
-    for d in dumps:
-        print(f"dump: {d}  (attnfuzz replay {d})")
+    for d in (d for t in tallies.values() for d in t.dumps):
+        print(f"dump: {d}  (attnfuzz replay {shlex.quote(d)})")
     if lost:
         print(f"campaign stopped: the CUDA context was lost {lost}; pairs after it did not run "
               "(run each implementation in its own process to go on past such a fault)")
-    total_fail = sum(t.failures for t in tallies.values())
-    print(f"{sum(t.cases for t in tallies.values())} cases in {time.monotonic() - start:.0f}s, "
-          f"{total_fail} failing implementation/dtype pairs; seed {seed}")
-    return 1 if total_fail else 0
+    failing = sum(1 for t in tallies.values() if t.failures)
+    cases = sum(t.cases for t in tallies.values())
+    print(f"{cases} cases in {time.monotonic() - start:.0f}s, {failing} failing "
+          f"implementation/dtype pair{'' if failing == 1 else 's'}; seed {seed}")
+    return 1 if failing else 0
 
 
 # --- replay ----------------------------------------------------------------------------------

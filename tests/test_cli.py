@@ -1,0 +1,275 @@
+"""The ``attnfuzz`` command as a new user meets it: mistakes get one line, findings get counted.
+
+Most cases run the CLI in this process (``cli.main``); the backend choice
+and the printed replay command run it as a new process, since that is
+where they matter.  Campaigns are tiny: one or two examples of ``matmul``
+in float32, or fake implementations that fail or crash on every case.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from attnfuzz.properties import implementations
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import MatmulCase
+from attnfuzz.properties.run import cli, harness
+from attnfuzz.reference import Verdict
+
+TINY = ["--impl", "matmul", "--dtype", "float32"]
+
+
+def _nan(a, b, out, **kw):
+    out.fill_(math.nan)  # fails every case, with non-finite numbers in its diagnosis
+    return {"out": out}
+
+
+def _crash(a, b, out, **kw):
+    raise IndexError("index 3 is out of bounds for dimension 0 with size 3")
+
+
+NAN = Implementation("nan_for_tests", "matmul", _nan, description="writes NaN")
+CRASH = Implementation("crash_for_tests", "matmul", _crash, description="raises IndexError")
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    for impl in (NAN, CRASH):
+        monkeypatch.setitem(implementations._REGISTRY, impl.name, impl)
+
+
+def cli_main(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run the command in this process: (exit status, stdout, stderr)."""
+    try:
+        code = cli.main(list(argv))
+    except SystemExit as exc:  # argparse's usage errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def cli_process(*argv: str, env: dict | None = None, cwd: Path | None = None):
+    env = {**(env if env is not None else os.environ), "OMP_NUM_THREADS": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "attnfuzz", *argv],
+        env=env, cwd=cwd, capture_output=True, text=True, timeout=120,
+    )
+
+
+def message(err: str) -> str:
+    """stderr's one message line: argparse's usage block aside, exactly one line."""
+    assert "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip() and not ln.startswith(("usage:", " "))]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def dumps(out: str) -> list[str]:
+    """The dumps a campaign lists, as "dump: PATH  (attnfuzz replay PATH)" lines."""
+    lines = [ln for ln in out.splitlines() if ln.startswith("dump: ")]
+    return [ln[len("dump: ") : ln.index("  (attnfuzz replay ")] for ln in lines]
+
+
+def summary(out: str) -> str:
+    return out.strip().splitlines()[-1]
+
+
+# Each row would run a tiny campaign if it were accepted, so a miss costs little.
+USAGE_ERRORS = [
+    (["run", "--impl", "nosuch", "--dtype", "float32", "--examples", "1"],
+     "unknown implementation 'nosuch'; known: naive, flash, decode, matmul"),
+    (["run", *TINY, "--examples", "0"], ">= 1"),
+    (["run", *TINY, "--examples", "-2"], ">= 1"),
+    (["run", *TINY, "--seconds", "0"], "> 0"),
+    (["run", *TINY, "--seconds", "-1"], "> 0"),
+    (["run", *TINY, "--seconds", "nan"], "> 0"),
+    (["run", "--impl", "", "--dtype", "float32", "--seconds", "1"],
+     "at least one implementation"),
+    (["run", "--impl", "matmul", "--dtype", "", "--examples", "1"], "at least one dtype"),
+    (["run", "--impl", "matmul", "--dtype", "float64", "--examples", "1"],
+     "unknown dtype 'float64'"),
+    (["run", "--impl", "sdpa_flash", "--dtype", "float32", "--examples", "1"],
+     "nothing to test: sdpa_flash does not take float32"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"), USAGE_ERRORS, ids=[" ".join(argv) for argv, _ in USAGE_ERRORS]
+)
+def test_usage_errors_are_one_line(capsys, tmp_path, argv, fragment):
+    code, out, err = cli_main(capsys, *argv, "--dump-dir", str(tmp_path))
+    assert code == 2, out + err
+    assert fragment in message(err)
+    assert not list(tmp_path.iterdir())
+
+
+def _bad_dumps(root: Path) -> list[tuple[Path, str]]:
+    empty = root / "empty"
+    empty.mkdir()
+    corrupt = root / "corrupt"
+    corrupt.mkdir()
+    (corrupt / "case.json").write_text('{"property": "oracle", ')
+    foreign = root / "foreign"
+    foreign.mkdir()
+    (foreign / "case.json").write_text('{"name": "not a dump"}')
+    unknown = root / "unknown"
+    unknown.mkdir()
+    record = {"property": "oracle", "implementation": "gone_for_tests",
+              "case": {"kind": "matmul"}, "description": "a@b"}
+    (unknown / "case.json").write_text(json.dumps(record))
+    return [
+        (root / "nonexistent", "not found"),
+        (empty, "no case.json"),
+        (corrupt, "not valid JSON"),
+        (corrupt / "case.json", "not valid JSON"),
+        (foreign, "not an attnfuzz dump"),
+        (unknown, "unknown implementation 'gone_for_tests'"),
+    ]
+
+
+def test_replay_of_what_is_not_a_dump_is_one_line(capsys, tmp_path):
+    for path, fragment in _bad_dumps(tmp_path):
+        code, out, err = cli_main(capsys, "replay", str(path))
+        assert code == 2, (path, out + err)
+        line = message(err)
+        assert fragment in line and str(path) in line, line
+
+
+NO_CUDA = "no CUDA device is available"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="needs a machine without CUDA")
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_gpu_backend_without_cuda_is_one_line(tmp_path, how):
+    env = {k: v for k, v in os.environ.items() if k not in ("TRITON_INTERPRET", "ATTNFUZZ_BACKEND")}
+    argv = ["run", *TINY, "--examples", "1", "--dump-dir", str(tmp_path)]
+    if how == "option":
+        argv = ["--backend", "gpu", *argv]
+    else:
+        env["ATTNFUZZ_BACKEND"] = "gpu"
+    proc = cli_process(*argv, env=env)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert NO_CUDA in message(proc.stderr)
+
+
+def test_a_crashing_implementation_is_a_finding_and_the_campaign_goes_on(
+    capsys, tmp_path, fakes
+):
+    code, out, err = cli_main(
+        capsys, "run", "--impl", "crash_for_tests,matmul", "--dtype", "float32",
+        "--examples", "2", "--seed", "3", "--dump-dir", str(tmp_path),
+    )
+    assert code == 1, out + err
+    assert "crash_for_tests crashed" in err and "IndexError" in err, err
+    crash_row = r"^crash_for_tests\s+float32\s+1\s+1\s+inf\s.*crash \(IndexError\)$"
+    assert re.search(crash_row, out, re.M), out
+    assert re.search(r"^matmul\s+float32\s+2\s+0\b", out, re.M), out  # it ran after the crash
+    assert "1 failing implementation/dtype pair" in summary(out)
+    (dump,) = dumps(out)
+    record = json.loads((Path(dump) / "case.json").read_text())
+    assert record["implementation"] == "crash_for_tests"
+    assert "IndexError" in record["crash"]
+
+    code, out, err = cli_main(capsys, "replay", dump)
+    assert code == 1, out + err
+    assert "IndexError" in out and "Traceback" not in out + err
+
+
+# (command line, the summary's counts, how many dumps)
+COUNTS = [
+    (["--impl", "nan_for_tests", "--dtype", "float32,float16", "--seconds", "3"],
+     "2 cases", "2 failing implementation/dtype pairs", 2),
+    (["--impl", "nan_for_tests,matmul", "--dtype", "float32", "--examples", "2"],
+     "3 cases", "1 failing implementation/dtype pair", 1),
+    (["--impl", "matmul", "--dtype", "float32", "--examples", "2"],
+     "2 cases", "0 failing implementation/dtype pairs", 0),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "cases", "pairs", "ndumps"), COUNTS, ids=[" ".join(row[0]) for row in COUNTS]
+)
+def test_the_summary_counts_pairs_examples_and_dumps_once(
+    capsys, tmp_path, fakes, argv, cases, pairs, ndumps
+):
+    code, out, err = cli_main(capsys, "run", *argv, "--seed", "5", "--dump-dir", str(tmp_path))
+    assert code == (1 if ndumps else 0), out + err
+    assert summary(out).startswith(cases + " in "), out
+    assert pairs in summary(out), out
+    listed = dumps(out)
+    assert len(listed) == ndumps and len(set(listed)) == ndumps, out
+    assert sorted(Path(d).name for d in listed) == sorted(p.name for p in tmp_path.iterdir())
+
+
+def test_mutants_list_aligns_names_and_descriptions(capsys):
+    from attnfuzz.properties.mutation import runner
+
+    code, out, err = cli_main(capsys, "mutants", "--list")
+    assert code == 0, err
+    lines = out.splitlines()
+    names = [m.name for m in runner.catalogue()]
+    assert len(lines) == len(names)
+    starts = set()
+    for name, line in zip(names, lines, strict=True):
+        assert line.startswith(name + "  "), line
+        starts.add(len(line) - len(line[len(name) :].lstrip()))
+    assert starts == {max(map(len, names)) + 2}
+
+
+def _strict(text: str) -> dict:
+    def reject(constant: str) -> None:
+        raise ValueError(f"non-standard JSON constant {constant}")
+
+    return json.loads(text, parse_constant=reject)
+
+
+def test_a_campaign_dump_is_strict_json_with_the_campaign_seed(capsys, tmp_path, fakes):
+    code, out, _ = cli_main(
+        capsys, "run", "--impl", "nan_for_tests", "--dtype", "float32", "--examples", "1",
+        "--seed", "77", "--dump-dir", str(tmp_path),
+    )
+    (dump,) = dumps(out)
+    record = _strict((Path(dump) / "case.json").read_text())
+    assert record["hypothesis_seed"] == 77
+    assert record["diagnosis"][0]["got"] == "nan"
+    assert "--seed 77" in record["reproduce"]
+    code, out, err = cli_main(capsys, "replay", dump)
+    assert code == 1 and "FAIL out" in out, out + err
+
+
+def test_a_pytest_dump_is_strict_json_with_the_global_seed(tmp_path, monkeypatch):
+    import hypothesis.core
+
+    monkeypatch.setattr(hypothesis.core, "global_force_seed", 1234)
+    bad = Verdict("out", math.inf, math.nan, 0.5, (0, 0), -math.inf, 1.0)
+    path = harness.write_dump("oracle", "matmul", MatmulCase(), [bad], root=tmp_path)
+    record = _strict((path / "case.json").read_text())
+    assert record["hypothesis_seed"] == 1234
+    assert [record["diagnosis"][0][k] for k in ("ratio", "error", "got")] == ["inf", "nan", "-inf"]
+
+
+def test_the_printed_replay_command_works_in_a_new_process(capsys, tmp_path, monkeypatch):
+    # A broken "matmul" here; the real one in the new process, where the case passes.
+    broken = Implementation("matmul", "matmul", _nan)
+    monkeypatch.setitem(implementations._REGISTRY, "matmul", broken)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = cli_main(capsys, "run", *TINY, "--examples", "1", "--dump-dir", "my dumps")
+    assert code == 1, out
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("dump: ")]
+    command = shlex.split(line[line.index("(attnfuzz replay ") + 1 : line.rindex(")")])
+    assert command[:2] == ["attnfuzz", "replay"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = cli_process(*command[1:], cwd=elsewhere)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASS: fixed" in proc.stdout
