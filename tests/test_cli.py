@@ -273,3 +273,15 @@ def test_the_printed_replay_command_works_in_a_new_process(capsys, tmp_path, mon
     proc = cli_process(*command[1:], cwd=elsewhere)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "PASS: fixed" in proc.stdout
+
+
+def test_output_cut_short_by_its_reader_is_no_traceback():
+    """``attnfuzz mutants --list | head -1``: the reader leaves before the writer is done."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attnfuzz", "mutants", "--list"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.wait(timeout=120)
+    assert "Traceback" not in err, err

@@ -409,6 +409,11 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"attnfuzz {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader left (``| head``): stop quietly, and keep Python's exit
+        # flush of stdout from failing the same way.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
