@@ -218,7 +218,9 @@ def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
     # Sk a whole block or more below Sq: bottom-right causal query blocks then
     # start with keys that only some of their rows see.
     below = st.integers(min(64, sq), max(min(64, sq), sq - 2))
-    return st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, max(sq, 1)), longer, below)
+    others = st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, max(sq, 1)), below)
+    # Decode is few queries over many keys: half its draws are past two blocks.
+    return st.one_of(longer, others) if decode else st.one_of(others, longer)
 
 
 # Causal regimes that a free draw reaches too rarely: bottom-right masks with
