@@ -27,12 +27,13 @@ _HERE = Path(__file__).resolve().parent
 if not (_HERE / "kernels").is_dir() and (_HERE.parent / "kernels" / "__init__.py").is_file():
     __path__.append(str(_HERE.parent))  # noqa: F821 - a package's own __path__
 
-if "TRITON_INTERPRET" not in os.environ:
+from attnfuzz.properties import backend as _backend  # noqa: E402 - after __path__ is set
+
+if "TRITON_INTERPRET" not in os.environ and _backend.requested() in _backend.BACKENDS:
     # Kernels (ours and a user's) read TRITON_INTERPRET when they are
     # decorated: choose the backend now (GPU if CUDA is available, else the
     # interpreter); ``configure`` may still change it until kernels are imported.
-    from attnfuzz.properties import backend as _backend
-
+    # A bad ATTNFUZZ_BACKEND is left for ``configure`` to report where it is called.
     _backend.configure()
 
 # Where each public name lives: the one place it is spelled for this face.

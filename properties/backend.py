@@ -15,7 +15,12 @@ BACKENDS = ("auto", "interpreter", "gpu")
 
 def configure(choice: str | None = None) -> str:
     """Select the backend (before importing ``attnfuzz.kernels``) and return its name."""
-    choice = choice or os.environ.get("ATTNFUZZ_BACKEND", "auto")
+    if choice is None:
+        choice = requested()
+        if choice not in BACKENDS:
+            raise ValueError(
+                f"ATTNFUZZ_BACKEND must be one of {', '.join(BACKENDS)}, got {choice!r}"
+            )
     if choice not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {choice!r}")
     if "attnfuzz.kernels" in sys.modules and choice != "auto":
@@ -39,6 +44,11 @@ def configure(choice: str | None = None) -> str:
         os.environ["TRITON_INTERPRET"] = "0"
     os.environ["ATTNFUZZ_BACKEND"] = choice
     return choice
+
+
+def requested() -> str:
+    """The backend ``ATTNFUZZ_BACKEND`` asks for ("auto" when unset)."""
+    return os.environ.get("ATTNFUZZ_BACKEND", "auto")
 
 
 def worker_gpu(worker: str | None, count: int) -> int | None:

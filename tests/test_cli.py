@@ -162,6 +162,15 @@ def test_gpu_backend_without_cuda_is_one_line(tmp_path, how):
     assert NO_CUDA in message(proc.stderr)
 
 
+def test_a_bad_backend_variable_is_one_line(tmp_path):
+    """``import attnfuzz`` leaves a bad ATTNFUZZ_BACKEND to the command to report."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["ATTNFUZZ_BACKEND"] = "bogus"
+    proc = cli_process("run", *TINY, "--examples", "1", "--dump-dir", str(tmp_path), env=env)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "'bogus'" in message(proc.stderr)
+
+
 def test_a_crashing_implementation_is_a_finding_and_the_campaign_goes_on(
     capsys, tmp_path, fakes
 ):
