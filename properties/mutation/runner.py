@@ -107,7 +107,7 @@ def run_mutant(
             "--seed", str(seed), "--backend", backend,
             *(["--layouts", ",".join(layouts)] if layouts else []),
             *(["--families", ",".join(families)] if families else []),
-        ]  # fmt: skip
+        ]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tmp)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
@@ -115,7 +115,7 @@ def run_mutant(
         return Result(mutant.name, mutant.mimics, False, error=True, detail=tail)
     out = json.loads(lines[-1])
     return Result(mutant.name, mutant.mimics, out["killed"], False, out.get("property"),
-                  out.get("examples"), out.get("seconds"), out.get("detail", ""))  # fmt: skip
+                  out.get("examples"), out.get("seconds"), out.get("detail", ""))
 
 
 def _worker(
@@ -148,7 +148,7 @@ def _worker(
             @hseed(seed)
             @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
                       phases=(Phase.generate,), suppress_health_check=list(HealthCheck),
-                      print_blob=False)  # fmt: skip
+                      print_blob=False)
             @given(strategy)
             def probe(case):
                 nonlocal count
@@ -164,7 +164,7 @@ def _worker(
 
         try:
             cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
-                                           families=families)  # fmt: skip
+                                           families=families)
             probe_for(prop, impl, cases)()
         except Exception as exc:
             failures = harness.failures_of(exc)
@@ -191,7 +191,7 @@ def restrict(mutant: Mutant, prop: str) -> Mutant | None:
     targets = tuple(
         dict.fromkeys((prop, impl, dtype) for _, impl, dtype in mutant.targets
                       if applies(implementations.get(impl)))
-    )  # fmt: skip
+    )
     if not targets:
         return None
     return Mutant(mutant.name, mutant.file, mutant.edits, mutant.mimics, targets, mutant.equivalent)
@@ -209,17 +209,17 @@ def catalogue(names: list[str] | None = None) -> list[Mutant]:
 
 
 def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend: str,
-            progress=print, layouts=None, families=None) -> list[Result]:  # fmt: skip
+            progress=print, layouts=None, families=None) -> list[Result]:
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [pool.submit(run_mutant, m, examples=examples, seed=seed, backend=backend,
                                layouts=layouts, families=families)
-                   for m in muts]  # fmt: skip
+                   for m in muts]
         for i, f in enumerate(futures):
             r = f.result()
             results.append(r)
             status = ("equivalent" if r.equivalent else "KILLED" if r.killed
-                      else "ERROR" if r.error else "SURVIVED")  # fmt: skip
+                      else "ERROR" if r.error else "SURVIVED")
             progress(f"[{i + 1}/{len(muts)}] {r.name}: {status}"
                      + (f" by {r.property} after {r.examples} examples" if r.killed else "")
                      + (f"\n{r.detail}" if r.error else ""))
@@ -230,7 +230,7 @@ def table(results: list[Result]) -> str:
     rows = [f"{'mutant':<40}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
     for r in results:
         status = ("equiv." if r.equivalent else "killed" if r.killed
-                  else "ERROR" if r.error else "SURVIVED")  # fmt: skip
+                  else "ERROR" if r.error else "SURVIVED")
         rows.append(
             f"{r.name:<40}{status:<10}{(r.property or '-'):<34}"
             f"{r.examples if r.examples is not None else '-':>9}"
@@ -242,7 +242,7 @@ def table(results: list[Result]) -> str:
     times = sorted(r.seconds for r in killed if r.seconds is not None)
     median = times[len(times) // 2] if times else float("nan")
     rows.append(f"kill rate {len(killed)}/{len(counted)} = {rate:.0f}% of non-equivalent "
-                f"mutants; median time to kill {median:.1f}s")  # fmt: skip
+                f"mutants; median time to kill {median:.1f}s")
     for r in results:
         if r.equivalent:
             rows.append(f"equivalent: {r.name}: {r.equivalent}")
@@ -261,7 +261,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         return 0
     results = run_all(muts, examples=args.examples, seed=args.seed, jobs=args.jobs,
                       backend=args.backend, layouts=args.layouts,
-                      families=args.families)  # fmt: skip
+                      families=args.families)
     print(table(results))
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=2))
@@ -285,7 +285,7 @@ def _main() -> int:
     layouts = tuple(x for x in args.layouts.split(",") if x) or None
     families = tuple(x for x in args.families.split(",") if x) or None
     print(json.dumps(_worker(json.loads(args.targets), args.examples, args.seed, layouts,
-                             families)))  # fmt: skip
+                             families)))
     return 0
 
 
