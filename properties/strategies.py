@@ -66,13 +66,17 @@ def values(families: tuple[str, ...] = FAMILIES) -> st.SearchStrategy[Values]:
 _layouts, _values = layouts, values
 
 
-def masks() -> st.SearchStrategy[tuple[bool, str]]:
-    """(causal, alignment): no mask, bottom-right (KV-cache) or top-left causal.
+ALIGNMENTS = ("bottom_right", "top_left")
 
-    One draw of three, not two independent booleans: the alignment of a
-    non-causal case means nothing, and this keeps both causal kinds frequent.
+
+def masks(alignments: tuple[str, ...] = ALIGNMENTS) -> st.SearchStrategy[tuple[bool, str]]:
+    """(causal, alignment): no mask, bottom-right (KV-cache) or top-left causal,
+    of the ``alignments`` given.
+
+    One draw, not two independent booleans: the alignment of a non-causal case
+    means nothing, and this keeps both causal kinds frequent.
     """
-    return st.sampled_from([(False, "bottom_right"), (True, "bottom_right"), (True, "top_left")])
+    return st.sampled_from([(False, "bottom_right"), *((True, a) for a in alignments)])
 
 
 def precisions(dtype: str) -> st.SearchStrategy[str]:
@@ -134,6 +138,7 @@ def attention_cases(
     max_dim: int = 128,
     layout_names: tuple[str, ...] = NAMES,
     families: tuple[str, ...] = FAMILIES,
+    alignments: tuple[str, ...] = ALIGNMENTS,
     decode: bool = False,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
@@ -143,7 +148,8 @@ def attention_cases(
     ``kv_heads``, ``group``, ``sq``, ``sk``, ``head_dim``, ``value_dim``), the
     input ``layouts`` and the ``values`` take a fixed value or a strategy;
     None draws it from the default space, bounded by the ``max_*`` arguments,
-    ``groups``, ``layout_names`` and ``families``.  With ``decode``, Sq is at
+    ``groups``, ``layout_names`` and ``families``; causal masks take only the
+    ``alignments`` given.  With ``decode``, Sq is at
     most 16 (the decode path's regime).  Bad arguments raise ``InvalidArgument``.
     """
     if isinstance(dtype, str):
@@ -155,6 +161,7 @@ def attention_cases(
         _positive(g, "each of groups")
     names = _known(layout_names, "layout_names", NAMES)
     families = _known(families, "families", FAMILIES + ("grid",))
+    alignments = _known(alignments, "alignments", ALIGNMENTS)
     if isinstance(layouts, Layout):
         layouts = st.just(layouts)
     if isinstance(values, Values):
@@ -174,8 +181,10 @@ def attention_cases(
         values=_values(families) if values is None else values,
         max_dim=max_dim,
         max_seq=max_seq,
-        # Regimes need room past one 64-row block and lengths of their own.
-        regimes=not (decode or fixed_lengths or max_seq < 68),
+        # Regimes need room past one 64-row block, lengths of their own and
+        # bottom-right masks.
+        regimes=not (decode or fixed_lengths or max_seq < 68 or "bottom_right" not in alignments),
+        masks=masks(alignments),
         decode=decode,
     )
 
@@ -183,7 +192,7 @@ def attention_cases(
 @st.composite
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
-    layouts, out_layouts, values, max_dim, max_seq, regimes, decode,
+    layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime = draw(st.sampled_from(REGIMES)) if regimes else "any"
@@ -195,7 +204,7 @@ def _attention_cases(
         sq_ = draw(sq)
         sk_ = draw(sk if sk is not None else _key_lens(sq_, max_seq, decode))
         dv = draw(value_dim if value_dim is not None else st.one_of(st.just(d), head_dims(max_dim)))
-        causal, alignment = draw(masks())
+        causal, alignment = draw(masks)
         # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
         scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
     dt = draw(dtype)
@@ -318,25 +327,28 @@ def cases_for(
     max_len: int = 130,
     layout_names: tuple[str, ...] = NAMES,
     families: tuple[str, ...] = FAMILIES,
+    alignments: tuple[str, ...] = ALIGNMENTS,
 ) -> st.SearchStrategy[Case]:
     """The case strategy for an implementation of ``op``, optionally restricted to
     some layouts and value families (``checks.Property.cases`` chooses the options)."""
     if op not in CASES_BY_OP:
         raise InvalidArgument(f"op must be one of {', '.join(CASES_BY_OP)}, got {op!r}")
-    return CASES_BY_OP[op](dtype, decode, max_len, layout_names, families)
+    return CASES_BY_OP[op](dtype, decode, max_len, layout_names, families, alignments)
 
 
+# (dtype, decode, max_len, layout names, families, alignments) -> cases, per op.
 CASES_BY_OP = {
-    "attention": lambda dtype, decode, max_len, names, fams: attention_cases(
-        dtype, decode=decode, max_seq=max_len, layout_names=names, families=fams
+    "attention": lambda dtype, decode, max_len, names, fams, aligns: attention_cases(
+        dtype, decode=decode, max_seq=max_len, layout_names=names, families=fams,
+        alignments=aligns,
     ),
-    "matmul": lambda dtype, decode, max_len, names, fams: matmul_cases(
+    "matmul": lambda dtype, decode, max_len, names, fams, aligns: matmul_cases(
         dtype, layout_names=names, families=fams
     ),
-    "matmul_nt": lambda dtype, decode, max_len, names, fams: matmul_cases(
+    "matmul_nt": lambda dtype, decode, max_len, names, fams, aligns: matmul_cases(
         dtype, transpose_b=True, layout_names=names, families=fams
     ),
-    "softmax": lambda dtype, decode, max_len, names, fams: softmax_cases(
+    "softmax": lambda dtype, decode, max_len, names, fams, aligns: softmax_cases(
         dtype, layout_names=names, families=fams
     ),
 }

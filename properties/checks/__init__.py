@@ -57,6 +57,7 @@ class Property:
             impl.op, dtype, decode=impl.decode, max_len=self.max_len,
             layout_names=layout_names or strategies.NAMES,
             families=self.families or families or strategies.FAMILIES,
+            alignments=impl.alignments,
         )
 
 

@@ -17,6 +17,7 @@ import torch
 
 OPS = ("attention", "matmul", "matmul_nt", "softmax")
 DTYPES = ("float32", "float16", "bfloat16")
+ALIGNMENTS = ("bottom_right", "top_left")
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Implementation:
     dtypes: tuple[str, ...] = DTYPES
     decode: bool = False  # draws decode-shaped cases (a few queries over many keys)
     campaign: bool = False  # fuzzed by a plain ``attnfuzz run``
+    alignments: tuple[str, ...] = ALIGNMENTS  # causal alignments it computes
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
@@ -36,3 +38,6 @@ class Implementation:
         unknown = [d for d in self.dtypes if d not in DTYPES]
         if unknown:
             raise ValueError(f"dtypes must be among {', '.join(DTYPES)}, got {unknown}")
+        if not self.alignments or any(a not in ALIGNMENTS for a in self.alignments):
+            raise ValueError(f"alignments must be among {', '.join(ALIGNMENTS)}, "
+                             f"got {self.alignments}")

@@ -39,11 +39,29 @@ def _implementations(text: str) -> list[str]:
     if not names:
         raise argparse.ArgumentTypeError("give at least one implementation")
     for name in names:
+        if ":" in name:
+            continue  # imported in cmd_run, once the backend is chosen
         try:
             implementations.get(name)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
     return names
+
+
+def _imported(names: list[str], convention: str | None) -> list[str]:
+    """``names`` with each MODULE:FUNCTION called by ``convention`` and imported."""
+    from attnfuzz.properties import implementations
+
+    out = []
+    for name in names:
+        if ":" in name and convention and "@" not in name:
+            name = f"{name}@{convention}"
+        try:
+            implementations.get(name)
+        except (ValueError, TypeError) as exc:
+            raise UsageError(str(exc)) from None
+        out.append(name)
+    return out
 
 
 def _dtypes(text: str) -> list[str]:
@@ -80,6 +98,7 @@ def _seconds(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     from attnfuzz.properties import checks, implementations
+    from attnfuzz.properties.implementations import conventions
 
     campaign = implementations.names(campaign=True)
     others = [n for n in implementations.names() if n not in campaign]
@@ -106,7 +125,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--impl", type=_implementations, default=campaign,
         help=f"comma-separated implementations (default: {','.join(campaign)}; also "
-        f"{', '.join(others)})",
+        f"{', '.join(others)}; or MODULE:FUNCTION, any importable attention function, "
+        "the current directory included, or FILE.py:FUNCTION)",
+    )
+    run.add_argument(
+        "--convention", choices=tuple(conventions.CONVENTIONS), default=None,
+        help="how each MODULE:FUNCTION is called: "
+        + "; ".join(f"{c.name}: {c.description}" for c in conventions.CONVENTIONS.values())
+        + " (default attnfuzz)",
     )
     run.add_argument(
         "--dtype", type=_dtypes, default=None,
@@ -281,7 +307,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     dtypes = args.dtype or default_dtypes
     if "bfloat16" in dtypes and not backend.supports_bf16():
         raise UsageError("bfloat16 is wrong in Triton's interpreter; run it on a GPU")
-    pairs = _pairs(args.impl, dtypes)
+    pairs = _pairs(_imported(args.impl, args.convention), dtypes)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     dump_dir = Path(args.dump_dir) if args.dump_dir else None
     where = os.environ.get("ATTNFUZZ_BACKEND", "auto")
@@ -325,11 +351,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(_bar(1.0))
 
     print()
-    print(f"{'implementation':<16}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}  "
+    # Imported implementations have long names (module:function@convention).
+    w = max(16, *(len(impl) + 2 for impl, _ in tallies))
+    print(f"{'implementation':<{w}}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}  "
           f"{'layouts':>7}{'values':>7}  worst check")
     for (impl, dt), t in tallies.items():
         rec = t.recorder
-        print(f"{impl:<16}{dt:<10}{t.cases:>6}{t.failures:>6}{rec.worst:>9.3g}  "
+        print(f"{impl:<{w}}{dt:<10}{t.cases:>6}{t.failures:>6}{rec.worst:>9.3g}  "
               f"{len(t.layouts):>7}{len(t.families):>7}  {rec.check}")
     for d in (d for t in tallies.values() for d in t.dumps):
         print(f"dump: {d}  (attnfuzz replay {shlex.quote(d)})")

@@ -1,0 +1,94 @@
+"""Any importable attention function, called by its convention (``--impl MODULE:FUNCTION``).
+
+The user functions of ``tests/user_attention.py`` compute attention plainly in
+torch, each in one convention's signature and tensor layout; each has a
+planted twin that drops the last key of every row.  A correct one must pass
+the oracle property on every case its convention can express; a planted one
+must be found, dumped and replayed from the dump in a new process.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from attnfuzz.properties import checks, implementations
+from attnfuzz.properties.run import cli, harness
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULE = "tests.user_attention"
+USERS = [("mine", "attnfuzz"), ("sdpa_like", "sdpa"), ("flash_like", "flash_attn")]
+
+
+@pytest.mark.parametrize(("function", "convention"), USERS)
+def test_a_correct_function_passes_in_its_convention(function, convention):
+    impl = implementations.get(f"{MODULE}:{function}@{convention}")
+
+    @settings(max_examples=25, deadline=None, database=None)
+    @given(checks.get("oracle").cases(impl, "float32"))
+    def run(case):
+        harness.check("oracle", impl.name, case)
+
+    run()
+
+
+@pytest.mark.parametrize(("convention", "alignment"), [("sdpa", "top_left"),
+                                                       ("flash_attn", "bottom_right")])
+def test_only_masks_the_convention_can_express_are_drawn(convention, alignment):
+    impl = implementations.get(f"{MODULE}:mine@{convention}")
+    seen = set()
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(checks.get("oracle").cases(impl, "float32"))
+    def draw(case):
+        if case.causal:
+            seen.add(case.alignment)
+
+    draw()
+    assert seen == {alignment}
+
+
+@pytest.mark.parametrize(("function", "convention"), USERS)
+def test_a_planted_bug_is_found_dumped_and_replayed(capsys, tmp_path, function, convention):
+    argv = ["run", "--impl", f"{MODULE}:{function}_buggy", "--convention", convention,
+            "--dtype", "float32", "--examples", "40", "--seed", "3", "--dump-dir", str(tmp_path)]
+    code = cli.main(argv)
+    out = capsys.readouterr().out
+    assert code == 1, out
+    (dump,) = list(tmp_path.iterdir())
+    assert f"{function}_buggy@{convention}" in (dump / "case.json").read_text()
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    replay = subprocess.run([sys.executable, "-m", "attnfuzz", "replay", str(dump)], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 1, replay.stdout + replay.stderr
+    assert "FAIL out" in replay.stdout, replay.stdout
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    ("nosuch_module_xyz:fn", "cannot import nosuch_module_xyz"),
+    (f"{MODULE}:nosuch", "has no 'nosuch'"),
+    (f"{MODULE}:USERS_ARE_NOT_HERE", "has no"),
+    (":fn", "expected MODULE:FUNCTION"),
+    (f"{MODULE}:mine@nosuch", "unknown convention 'nosuch'"),
+])
+def test_a_bad_import_path_is_one_line(capsys, tmp_path, spec, fragment):
+    code = cli.main(["run", "--impl", spec, "--examples", "1", "--dump-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and fragment in lines[0], err
+
+
+def test_a_file_path_imports_too(tmp_path):
+    impl = implementations.get(f"{ROOT / 'tests' / 'user_attention.py'}:mine")
+    assert impl.op == "attention" and not impl.writes_out
+
+
+def test_the_registry_keeps_an_imported_implementation():
+    name = f"{MODULE}:mine@attnfuzz"
+    assert implementations.get(name) is implementations.get(name)

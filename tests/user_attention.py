@@ -1,0 +1,61 @@
+"""Attention functions as a user would write them, one per calling convention,
+each also with a planted bug (the last key of every row is dropped): what
+``--impl MODULE:FUNCTION --convention NAME`` is tested on."""
+
+import torch
+
+
+def _attend(q, k, v, scale, visible, drop_last=False):
+    # q (B, H, Sq, D), k and v (B, H, Sk, D) with H already matched; fp32 math.
+    logits = (q.float() @ k.float().transpose(-1, -2)) * scale
+    if drop_last and k.shape[2] > 1:
+        visible = visible.clone()
+        visible[:, -1] = False
+    logits = logits.masked_fill(~visible, float("-inf"))
+    p = torch.softmax(logits, dim=-1).nan_to_num(0.0)
+    return (p @ v.float()).to(q.dtype)
+
+
+def _visible(sq, sk, causal, offset):
+    if not causal:
+        return torch.ones(sq, sk, dtype=torch.bool)
+    i = torch.arange(sq)[:, None]
+    j = torch.arange(sk)[None, :]
+    return j <= i + offset
+
+
+def _gqa(q, k, v):
+    g = q.shape[1] // k.shape[1]
+    return k.repeat_interleave(g, 1), v.repeat_interleave(g, 1)
+
+
+def mine(q, k, v, *, causal=False, scale=None, alignment="bottom_right", bug=False):
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    k, v = _gqa(q, k, v)
+    sq, sk = q.shape[2], k.shape[2]
+    off = sk - sq if alignment == "bottom_right" else 0
+    return _attend(q, k, v, scale, _visible(sq, sk, causal, off), bug)
+
+
+def mine_buggy(q, k, v, **kw):
+    return mine(q, k, v, bug=True, **kw)
+
+
+def sdpa_like(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+              enable_gqa=False, bug=False):
+    return mine(q, k, v, causal=is_causal, scale=scale, alignment="top_left", bug=bug)
+
+
+def sdpa_like_buggy(q, k, v, **kw):
+    return sdpa_like(q, k, v, bug=True, **kw)
+
+
+def flash_like(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, bug=False):
+    """(B, S, H, D) tensors, as flash_attn_func takes them."""
+    out = mine(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal,
+               scale=softmax_scale, alignment="bottom_right", bug=bug)
+    return out.transpose(1, 2)
+
+
+def flash_like_buggy(q, k, v, **kw):
+    return flash_like(q, k, v, bug=True, **kw)
