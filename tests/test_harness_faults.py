@@ -107,3 +107,25 @@ def test_a_far_stray_store_fails_the_check_instead_of_corrupting_the_heap(reach)
     run = execution.execute(_stray_store(reach), case)
     flagged = [v.check for v in run.safety if v.ratio > 1]
     assert flagged == ["guard region written (out-of-bounds store)"]
+
+
+def _returning(make):
+    def run(q, k, v, out, **kw):
+        return {"out": make(q, k, v)}
+
+    return Implementation("returns_wrongly_for_tests", "attention", run, writes_out=False)
+
+
+WRONG_RETURNS = [
+    ("shape", lambda q, k, v: torch.zeros(q.shape[:-1], dtype=q.dtype)),
+    ("dtype", lambda q, k, v: torch.zeros((*q.shape[:-1], v.shape[-1]), dtype=torch.float64)),
+    ("tensor", lambda q, k, v: [0.0]),
+]
+
+
+@pytest.mark.parametrize(("what", "make"), WRONG_RETURNS, ids=[w for w, _ in WRONG_RETURNS])
+def test_a_result_of_the_wrong_shape_dtype_or_type_is_a_finding(what, make):
+    case = AttentionCase(hq=2, hkv=1, sq=3, sk=4, d=16, dv=8)
+    with pytest.raises(AssertionError, match=f"returns_wrongly_for_tests returned {what}|not a "
+                                              f"{what}"):
+        execution.execute(_returning(make), case)

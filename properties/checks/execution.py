@@ -92,10 +92,7 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     inputs = [built.inputs[role] for role in case.shapes()]
     results = impl.run(*inputs, out, **case.kwargs())
 
-    if results["out"].shape != shape:
-        raise AssertionError(
-            f"{impl.name} returned shape {tuple(results['out'].shape)}, expected {shape}"
-        )
+    _check_returned(impl, results, shape, case.torch_dtype, device)
     safety = []
     if impl.writes_out:
         if results["out"].data_ptr() != placed.tensor.data_ptr():
@@ -108,6 +105,21 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
         changed = ~same_bits(before[role], buf)
         safety.append(flag(f"input {role} modified", changed, buf))
     return Run(results, safety)
+
+
+def _check_returned(
+    impl: Implementation, results: dict, shape: tuple[int, ...], dtype: torch.dtype, device
+) -> None:
+    """The output an implementation returns must be a tensor of the case's shape,
+    dtype and device: a result in another dtype or on another device would
+    otherwise be converted silently by the comparison."""
+    out = results.get("out")
+    if not isinstance(out, torch.Tensor):
+        raise AssertionError(f"{impl.name} returned {type(out).__name__} as out, not a tensor")
+    for what, got, want in (("shape", tuple(out.shape), shape), ("dtype", out.dtype, dtype),
+                            ("device", out.device, device)):
+        if got != want:
+            raise AssertionError(f"{impl.name} returned {what} {got}, expected {want}")
 
 
 def run_clean(impl: Implementation, case: Case, inputs: dict[str, torch.Tensor]) -> dict:
