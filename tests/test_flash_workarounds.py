@@ -1,4 +1,4 @@
-"""Which launches get the GPU-only workarounds in kernels/flash_attention.py.
+"""Which launches get the GPU-only workarounds in kernels/flash.py.
 
 The workarounds (a dense V for 16-bit P @ V, head blocks of at least 64) run
 only when compiled, so the fuzzer on the interpreter never takes them; these
