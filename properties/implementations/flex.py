@@ -1,0 +1,125 @@
+"""PyTorch's FlexAttention as an implementation under test.
+
+``torch.nn.attention.flex_attention.flex_attention`` runs compiled
+(``torch.compile``, ``dynamic=False``, ``fullgraph=True``) on CUDA tensors,
+its fused Triton kernel, and uncompiled on CPU tensors, where FlexAttention
+runs its reference ("math") path.  Its documented semantics are mapped onto
+ours:
+
+- causal is a ``BlockMask`` from ``create_block_mask`` whose ``mask_mod``
+  is our alignment: ``bottom_right`` lets query i see key j iff
+  j <= i + (Sk - Sq), ``top_left`` iff j <= i; non-causal passes no mask.
+  The mask depends on neither batch nor head (``B=None, H=None``), so one is
+  built per (Sq, Sk, alignment, device) and reused;
+- GQA is ``enable_gqa=True`` (KV heads are not repeated by us);
+- ``scale`` is passed through (FlexAttention's default is also D**-0.5);
+- the LSE is requested (``return_aux=AuxRequest(lse=True)``, or the older
+  ``return_lse=True`` where ``return_aux`` does not exist).  FlexAttention
+  computes it in base 2 and converts it to the natural log before returning
+  it, so it is compared with the oracle's natural-log LSE unchanged.
+
+Rows that see no key (causal ``bottom_right`` with Sq > Sk): FlexAttention
+returns output zeros and LSE -inf there, the harness's convention, so
+nothing is mapped.  With no keys at all (Sk = 0) the CPU path raises
+(``max()`` over an empty dim), which FlexAttention does not document, so
+the harness reports it.  With no queries (Sq = 0) FlexAttention returns no
+LSE at all (``None``), and none is returned here: it would have no elements
+to compare.
+
+On the CPU the path is a reference, not a kernel: it materialises the
+scores in float32, applies ``mask_mod`` to every element (the block mask's
+sparsity is never used, so block-skipping bugs show only on CUDA) and
+rounds the probabilities to the input dtype before the product with V.  It
+takes float32, float16 and bfloat16 and every layout of ``layouts``;
+FlexAttention documents layout requirements only for FP8 inputs, so a
+layout the compiled kernel refuses is a finding.
+
+FlexAttention cannot write into a given output tensor (``writes_out=False``).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+
+import torch
+
+from attnfuzz.properties.implementations.implementation import Implementation
+
+try:
+    from torch.nn.attention import flex_attention as _flex
+except ImportError:  # a torch without FlexAttention: no implementation
+    _flex = None
+
+# Uncompiled flex_attention warns once that it is "called without
+# torch.compile()" and so materialises the scores: on the CPU that reference
+# path is the one meant, so the warning says nothing.
+_EAGER_WARNING = "flex_attention called without torch.compile"
+# dynamic=False compiles one kernel per shape, stride, dtype, mask and
+# allow_tf32 (dynamo guards on it); a campaign draws far more than dynamo's
+# default 8 recompiles, past which fullgraph=True raises instead of silently
+# running the uncompiled path.
+_RECOMPILE_LIMIT = 1 << 16
+
+
+@functools.cache
+def _compiled():
+    return torch.compile(_flex.flex_attention, dynamic=False, fullgraph=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _block_mask(sq: int, sk: int, alignment: str, device: torch.device):
+    shift = sk - sq if alignment == "bottom_right" else 0
+
+    def causal(b, h, q_idx, kv_idx):
+        return kv_idx <= q_idx + shift
+
+    return _flex.create_block_mask(causal, None, None, sq, sk, device=device)
+
+
+@functools.cache
+def _lse_request() -> dict[str, object]:
+    if "return_aux" in inspect.signature(_flex.flex_attention).parameters:
+        return {"return_aux": _flex.AuxRequest(lse=True)}
+    return {"return_lse": True}
+
+
+def run(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: None, *,
+    causal: bool, scale: float | None, alignment: str, input_precision: str,
+) -> dict[str, torch.Tensor]:
+    """FlexAttention on the harness's calling convention (``out`` is unused)."""
+    kwargs: dict[str, object] = {"scale": scale, **_lse_request()}
+    if causal:
+        kwargs["block_mask"] = _block_mask(q.shape[2], k.shape[2], alignment, q.device)
+    if q.shape[1] != k.shape[1]:
+        kwargs["enable_gqa"] = True
+    old_tf32 = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = input_precision == "tf32"
+    try:
+        if q.is_cuda:
+            with torch._dynamo.config.patch(
+                recompile_limit=_RECOMPILE_LIMIT, accumulated_recompile_limit=_RECOMPILE_LIMIT
+            ):
+                result, aux = _compiled()(q, k, v, **kwargs)
+        else:
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=_EAGER_WARNING, category=UserWarning)
+                result, aux = _flex.flex_attention(q, k, v, **kwargs)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = old_tf32
+    lse = aux.lse if "return_aux" in kwargs else aux
+    if lse is None:
+        if q.shape[0] * q.shape[1] * q.shape[2]:
+            raise RuntimeError("flex_attention returned no LSE for a non-empty query")
+        return {"out": result}
+    return {"out": result, "lse": lse}
+
+
+IMPLEMENTATIONS = () if _flex is None else (
+    Implementation(
+        "flex", "attention", run, writes_out=False,
+        description="torch FlexAttention, compiled on CUDA",
+    ),
+)
