@@ -18,11 +18,12 @@ import os
 import sys
 from pathlib import Path
 
-from attnfuzz.properties.implementations import builtin, conventions, sdpa
+from attnfuzz.properties.implementations import builtin, conventions, flex, sdpa
 from attnfuzz.properties.implementations.implementation import DTYPES, OPS, Implementation
 
 _REGISTRY: dict[str, Implementation] = {
-    impl.name: impl for impl in (*builtin.IMPLEMENTATIONS, *sdpa.IMPLEMENTATIONS)
+    impl.name: impl
+    for impl in (*builtin.IMPLEMENTATIONS, *sdpa.IMPLEMENTATIONS, *flex.IMPLEMENTATIONS)
 }
 
 
