@@ -9,10 +9,13 @@ block + 1), where masking and loop-tail bugs live.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from attnfuzz.properties import backend
+from attnfuzz.properties.implementations.support import Support
 from attnfuzz.properties.model.cases import DTYPES, AttentionCase, Case, MatmulCase, SoftmaxCase
 from attnfuzz.properties.model.layouts import NAMES, Layout, named
 from attnfuzz.properties.model.values import FAMILIES, Values
@@ -110,10 +113,12 @@ def _positive(value: object, name: str) -> int:
     return value
 
 
-def _known(values: tuple[str, ...], name: str, known: tuple[str, ...]) -> tuple[str, ...]:
+def _known(
+    values: tuple[str, ...], name: str, known: tuple[str, ...], *, empty: bool = False
+) -> tuple[str, ...]:
     values = tuple(values)
     unknown = [v for v in values if v not in known]
-    if not values or unknown:
+    if (not values and not empty) or unknown:
         raise InvalidArgument(f"{name} must be a non-empty selection of {', '.join(known)}, "
                               f"got {values!r}")
     return values
@@ -140,6 +145,7 @@ def attention_cases(
     families: tuple[str, ...] = FAMILIES,
     alignments: tuple[str, ...] = ALIGNMENTS,
     decode: bool = False,
+    support: Support | None = None,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
     ways, Dv != D, causal with either alignment, a layout per tensor, values.
@@ -150,7 +156,8 @@ def attention_cases(
     None draws it from the default space, bounded by the ``max_*`` arguments,
     ``groups``, ``layout_names`` and ``families``; causal masks take only the
     ``alignments`` given.  With ``decode``, Sq is at
-    most 16 (the decode path's regime).  Bad arguments raise ``InvalidArgument``.
+    most 16 (the decode path's regime).  A ``support`` declaration narrows
+    all of these to the cases it admits.  Bad arguments raise ``InvalidArgument``.
     """
     if isinstance(dtype, str):
         dtype = st.just(_known((dtype,), "dtype", tuple(DTYPES))[0])
@@ -161,21 +168,44 @@ def attention_cases(
         _positive(g, "each of groups")
     names = _known(layout_names, "layout_names", NAMES)
     families = _known(families, "families", FAMILIES + ("grid",))
-    alignments = _known(alignments, "alignments", ALIGNMENTS)
+    # No alignment at all: a kernel without causal masks.
+    alignments = _known(alignments, "alignments", ALIGNMENTS, empty=True)
+    if support is not None:
+        if not isinstance(support, Support):
+            raise InvalidArgument(f"support must be a Support, got {type(support).__name__}")
+        names = tuple(n for n in names if n in support.layouts)
+        if not names:
+            raise InvalidArgument(f"layout_names {layout_names!r} and the support's layouts "
+                                  f"{support.layouts!r} have none in common")
+        alignments = tuple(a for a in alignments if a in support.alignments)
+        if not support.gqa:
+            groups = (1,)
+        if support.max_seq is not None:
+            max_seq = min(max_seq, support.max_seq)
+        if support.head_dims is not None and head_dim is None:
+            head_dim = st.sampled_from(support.head_dims)
+        if not support.cross and sk is None:
+            sk = "same"
+        if support.max_magnitude is not None:
+            limit = support.max_magnitude
+            values = (values or _values(families)).map(lambda v: replace(v, limit=limit))
     if isinstance(layouts, Layout):
         layouts = st.just(layouts)
     if isinstance(values, Values):
         values = st.just(values)
     fixed_lengths = sq is not None or sk is not None
+    same_dv = support is not None and not support.distinct_value_dim and value_dim is None
     return _attention_cases(
         dtype,
         batch=_drawn(batch, "batch", st.integers(1, max_batch)),
         kv_heads=_drawn(kv_heads, "kv_heads", st.integers(1, max_kv_heads)),
         group=_drawn(group, "group", st.sampled_from(groups)),
         sq=_drawn(sq, "sq", st.integers(1, 16) if decode else seq_lens(max_seq), low=0),
-        sk=None if sk is None else _drawn(sk, "sk", st.nothing(), low=0),
+        sk=sk if sk in (None, "same") else _drawn(sk, "sk", st.nothing(), low=0),
         head_dim=_drawn(head_dim, "head_dim", head_dims(max_dim)),
-        value_dim=None if value_dim is None else _drawn(value_dim, "value_dim", st.nothing()),
+        value_dim="same" if same_dv else (
+            None if value_dim is None else _drawn(value_dim, "value_dim", st.nothing())
+        ),
         layouts=_layouts(4, _names_for(4, names)) if layouts is None else layouts,
         out_layouts=_layouts(4, _out_names(_names_for(4, names))),
         values=_values(families) if values is None else values,
@@ -186,13 +216,14 @@ def attention_cases(
         regimes=not (decode or fixed_lengths or max_seq < 68 or "bottom_right" not in alignments),
         masks=masks(alignments),
         decode=decode,
+        support_dims=support is not None and support.head_dims is not None,
     )
 
 
 @st.composite
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
-    layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode,
+    layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode, support_dims,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime = draw(st.sampled_from(REGIMES)) if regimes else "any"
@@ -202,8 +233,14 @@ def _attention_cases(
         dv, (causal, alignment), scale = d, (True, "bottom_right"), None
     else:
         sq_ = draw(sq)
-        sk_ = draw(sk if sk is not None else _key_lens(sq_, max_seq, decode))
-        dv = draw(value_dim if value_dim is not None else st.one_of(st.just(d), head_dims(max_dim)))
+        sk_ = sq_ if sk == "same" else draw(sk if sk is not None else
+                                            _key_lens(sq_, max_seq, decode))
+        if value_dim == "same":
+            dv = d
+        else:
+            # A declared set of head dims holds for Dv too.
+            dims = head_dim if support_dims else head_dims(max_dim)
+            dv = draw(value_dim if value_dim is not None else st.one_of(st.just(d), dims))
         causal, alignment = draw(masks)
         # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
         scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
@@ -328,27 +365,127 @@ def cases_for(
     layout_names: tuple[str, ...] = NAMES,
     families: tuple[str, ...] = FAMILIES,
     alignments: tuple[str, ...] = ALIGNMENTS,
+    support: Support | None = None,
 ) -> st.SearchStrategy[Case]:
     """The case strategy for an implementation of ``op``, optionally restricted to
-    some layouts and value families (``checks.Property.cases`` chooses the options)."""
+    some layouts and value families (``checks.Property.cases`` chooses the options)
+    and, for attention, to a declared ``support``."""
     if op not in CASES_BY_OP:
         raise InvalidArgument(f"op must be one of {', '.join(CASES_BY_OP)}, got {op!r}")
-    return CASES_BY_OP[op](dtype, decode, max_len, layout_names, families, alignments)
+    return CASES_BY_OP[op](dtype, decode, max_len, layout_names, families, alignments, support)
 
 
-# (dtype, decode, max_len, layout names, families, alignments) -> cases, per op.
+# (dtype, decode, max_len, layout names, families, alignments, support) -> cases, per op.
 CASES_BY_OP = {
-    "attention": lambda dtype, decode, max_len, names, fams, aligns: attention_cases(
+    "attention": lambda dtype, decode, max_len, names, fams, aligns, support: attention_cases(
         dtype, decode=decode, max_seq=max_len, layout_names=names, families=fams,
-        alignments=aligns,
+        alignments=aligns, support=support,
     ),
-    "matmul": lambda dtype, decode, max_len, names, fams, aligns: matmul_cases(
+    "matmul": lambda dtype, decode, max_len, names, fams, aligns, support: matmul_cases(
         dtype, layout_names=names, families=fams
     ),
-    "matmul_nt": lambda dtype, decode, max_len, names, fams, aligns: matmul_cases(
+    "matmul_nt": lambda dtype, decode, max_len, names, fams, aligns, support: matmul_cases(
         dtype, transpose_b=True, layout_names=names, families=fams
     ),
-    "softmax": lambda dtype, decode, max_len, names, fams, aligns: softmax_cases(
+    "softmax": lambda dtype, decode, max_len, names, fams, aligns, support: softmax_cases(
         dtype, layout_names=names, families=fams
     ),
 }
+
+
+# --- just outside a declared support ---------------------------------------------------------
+#
+# Each entry breaks one declared limit of an admitted case: whether it can
+# (given the support and the causal alignments the convention can express),
+# and the broken case.  Sizes past ``max_seq`` are drawn only where they stay
+# cheap: one past the limit, up to ``OUTSIDE_MAX_SEQ`` keys.
+OUTSIDE_MAX_SEQ = 4096
+
+
+def _other_dtypes(s: Support) -> list[str]:
+    # bfloat16 is wrong in Triton's interpreter: an answer there proves nothing.
+    usable = DTYPES if backend.supports_bf16() else tuple(d for d in DTYPES if d != "bfloat16")
+    return [d for d in usable if d not in s.dtypes]
+
+
+def _other_dims(s: Support) -> list[int]:
+    return [d for d in (*HEAD_DIMS, 256) if s.head_dims is not None and d not in s.head_dims]
+
+
+def _broken_dtype(draw, c, s, ex):
+    return replace(c, dtype=draw(st.sampled_from(_other_dtypes(s))), input_precision="ieee")
+
+
+def _broken_head_dim(draw, c, s, ex):
+    d = draw(st.sampled_from(_other_dims(s)))
+    return replace(c, d=d, dv=d if c.dv == c.d else c.dv)
+
+
+def _broken_value_dim(draw, c, s, ex):
+    return replace(c, dv=draw(st.sampled_from([d for d in HEAD_DIMS if d != c.d])))
+
+
+def _broken_gqa(draw, c, s, ex):
+    return replace(c, hq=c.hkv * draw(st.sampled_from([2, 4, 5])))
+
+
+def _broken_alignment(draw, c, s, ex):
+    missing = [a for a in ex if a not in s.alignments]
+    return replace(c, causal=True, alignment=draw(st.sampled_from(missing)))
+
+
+def _broken_cross(draw, c, s, ex):
+    sk = draw(st.one_of(st.integers(c.sq + 1, c.sq + 70), st.integers(1, max(1, c.sq - 1))))
+    return replace(c, sk=sk if sk != c.sq else c.sq + 1)
+
+
+def _broken_layout(draw, c, s, ex):
+    lay = draw(layouts(4, tuple(n for n in NAMES if n not in s.layouts)))
+    role = draw(st.sampled_from(["q_layout", "k_layout", "v_layout"]))
+    return replace(c, **{role: lay})
+
+
+def _broken_max_seq(draw, c, s, ex):
+    n = s.max_seq + 1
+    if not s.cross:
+        return replace(c, sq=n, sk=n)
+    return replace(c, **draw(st.sampled_from([{"sk": n}, {"sq": n}, {"sq": n, "sk": n}])))
+
+
+OUTSIDE = {
+    "dtype": (lambda s, ex: bool(_other_dtypes(s)), _broken_dtype),
+    "head_dim": (lambda s, ex: bool(_other_dims(s)), _broken_head_dim),
+    "value_dim": (lambda s, ex: not s.distinct_value_dim, _broken_value_dim),
+    "gqa": (lambda s, ex: not s.gqa, _broken_gqa),
+    "causal alignment": (lambda s, ex: any(a not in s.alignments for a in ex), _broken_alignment),
+    "sq != sk": (lambda s, ex: not s.cross, _broken_cross),
+    "layout": (lambda s, ex: any(n not in s.layouts for n in NAMES), _broken_layout),
+    "max_seq": (lambda s, ex: s.max_seq is not None and s.max_seq < OUTSIDE_MAX_SEQ,
+                _broken_max_seq),
+}
+
+
+def broken_limits(support: Support, expressible: tuple[str, ...] = ALIGNMENTS) -> list[str]:
+    """The declared limits that ``outside`` can break for this support."""
+    return [name for name, (can, _) in OUTSIDE.items() if can(support, expressible)]
+
+
+@st.composite
+def outside(
+    draw: st.DrawFn,
+    support: Support,
+    dtype: str,
+    *,
+    expressible: tuple[str, ...] = ALIGNMENTS,
+    max_seq: int = 130,
+) -> AttentionCase:
+    """An attention case that breaks exactly one limit ``support`` declares
+    (see ``OUTSIDE``): what an implementation must refuse, or answer right."""
+    limits = broken_limits(support, expressible)
+    if not limits:
+        raise InvalidArgument(f"support {support.spec() or 'of everything'} declares no limit "
+                              "that a case can break")
+    aligns = tuple(a for a in support.alignments if a in expressible)
+    case = draw(attention_cases(dtype, max_seq=max_seq, alignments=aligns, support=support))
+    name = draw(st.sampled_from(limits))
+    return OUTSIDE[name][1](draw, case, support, expressible)

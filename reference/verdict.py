@@ -1,7 +1,10 @@
 """Element-wise comparison of a kernel's output with the oracle under a bound.
 
 A check passes iff ``max |got - want| / bound <= 1``.  The verdict names the
-worst element so a failure says where to look, not just that something broke.
+worst element so a failure says where to look, not just that something broke,
+and the kind of finding it is: an infinity where the exact value is finite is
+an ``overflow`` (an intermediate left the dtype's range), apart from other
+``wrong`` answers.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ class Verdict:
     index: tuple[int, ...]
     got: float
     want: float
+    kind: str = "wrong"  # the class of finding when it fails (see FINDINGS)
 
     @property
     def ok(self) -> bool:
@@ -28,8 +32,9 @@ class Verdict:
 
     def describe(self) -> str:
         where = f"at index {self.index}" if self.index else "(empty)"
+        kind = "" if self.kind == "wrong" else f" [{self.kind}]"
         return (
-            f"{self.check}: error/bound = {self.ratio:.3g} {where}: got {self.got!r}, "
+            f"{self.check}{kind}: error/bound = {self.ratio:.3g} {where}: got {self.got!r}, "
             f"want {self.want!r}, |error| {self.error:.3g}, bound {self.bound:.3g}"
         )
 
@@ -37,7 +42,18 @@ class Verdict:
         return {
             "check": self.check, "ratio": self.ratio, "error": self.error,
             "bound": self.bound, "index": list(self.index), "got": self.got, "want": self.want,
+            "kind": self.kind,
         }
+
+
+# Classes of finding, as a campaign's summary counts them.
+FINDINGS = {
+    "wrong": "a result outside its bound",
+    "overflow": "an infinity where the exact result is finite",
+    "memory": "a write outside the output, or to an input",
+    "not refused": "a case outside the declared support answered wrongly",
+    "crash": "the implementation raised on a case it supports",
+}
 
 
 def compare(
@@ -76,12 +92,14 @@ def compare(
     ratio = torch.where(bound > 0, err / bound, torch.where(err > 0, math.inf, 0.0))
     flat = int(torch.argmax(ratio))
     index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), ratio.shape))
+    g, w = float(got64.flatten()[flat]), float(want.flatten()[flat])
     return Verdict(
         check,
         float(ratio.flatten()[flat]),
         float(err.flatten()[flat]),
         float(bound.flatten()[flat]),
         index,
-        float(got64.flatten()[flat]),
-        float(want.flatten()[flat]),
+        g,
+        w,
+        "overflow" if math.isinf(g) and math.isfinite(w) else "wrong",
     )

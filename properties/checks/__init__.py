@@ -5,9 +5,9 @@ case passes when every verdict's error/bound ratio is at most 1.  The
 modules are one family each: ``execution`` (running, memory safety),
 ``oracle`` (agreement with the float64 oracle), ``softmax`` (invariants),
 ``metamorphic`` (relations between runs), ``agreement`` (two
-implementations).  ``PROPERTIES`` below is the one registry of properties:
-the tests, the ``attnfuzz`` command and the mutation runner all name
-properties through it.
+implementations), ``refusal`` (cases outside a declared support).
+``PROPERTIES`` below is the one registry of properties: the tests, the
+``attnfuzz`` command and the mutation runner all name properties through it.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.execution import execute, failures, worst
 from attnfuzz.properties.checks.metamorphic import attention_metamorphic
 from attnfuzz.properties.checks.oracle import against_oracle
+from attnfuzz.properties.checks.refusal import refused_or_right
 from attnfuzz.properties.checks.softmax import softmax_invariants, softmax_shift_invariance
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import Built, Case
@@ -38,9 +39,13 @@ class Property:
     description: str
     families: tuple[str, ...] | None = None  # value families it needs, if restricted
     max_len: int = 130  # longest sequence it draws (relations run several launches)
+    # Where it is not every implementation of its ops, and how it draws if not
+    # from the implementation's declared support.
+    only: Callable[[Implementation], bool] | None = None
+    draws: Callable[..., st.SearchStrategy[Case]] | None = None
 
     def applies(self, impl: Implementation) -> bool:
-        return impl.op in self.ops
+        return impl.op in self.ops and (self.only is None or self.only(impl))
 
     def run(
         self, impl: Implementation, case: Case, built: Built | None = None,
@@ -53,11 +58,13 @@ class Property:
         layout_names: tuple[str, ...] | None = None, families: tuple[str, ...] | None = None,
     ) -> st.SearchStrategy[Case]:
         """The case strategy for ``impl``, optionally drawing only some layouts and families."""
+        if self.draws is not None:
+            return self.draws(impl, dtype, self.max_len)
         return strategies.cases_for(
             impl.op, dtype, decode=impl.decode, max_len=self.max_len,
             layout_names=layout_names or strategies.NAMES,
             families=self.families or families or strategies.FAMILIES,
-            alignments=impl.alignments,
+            alignments=impl.alignments, support=impl.support,
         )
 
 
@@ -82,6 +89,14 @@ PROPERTIES: dict[str, Property] = {
         Property(
             "agree", ("attention",), _agree,
             "two attention implementations agree within the sum of their bounds",
+            only=lambda impl: impl.campaign,  # attnfuzz's own kernels, each other's peers
+        ),
+        Property(
+            "refuses", ("attention",), lambda i, c, b, o: refused_or_right(i, c, b),
+            "a case just outside the declared support is refused, or answered right",
+            only=lambda impl: bool(strategies.broken_limits(impl.support, impl.expressible)),
+            draws=lambda impl, dtype, max_len: strategies.outside(
+                impl.support, dtype, expressible=impl.expressible, max_seq=max_len),
         ),
         Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),

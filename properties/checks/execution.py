@@ -21,6 +21,9 @@ from attnfuzz.properties.model.cases import Built, Case, build
 from attnfuzz.properties.model.layouts import materialize
 from attnfuzz.reference import Verdict
 
+# Errors after which a process's CUDA context is lost: no later kernel can run.
+CONTEXT_KILLERS = ("illegal memory access", "misaligned address")
+
 
 @dataclass
 class Run:
@@ -28,14 +31,16 @@ class Run:
     safety: list[Verdict]
 
 
-def flag(check: str, bad: torch.Tensor, got: torch.Tensor | None = None) -> Verdict:
+def flag(
+    check: str, bad: torch.Tensor, got: torch.Tensor | None = None, kind: str = "wrong"
+) -> Verdict:
     """A verdict for an all-or-nothing condition: ratio inf at the first bad element."""
     if not bool(bad.any()):
-        return Verdict(check, 0.0, 0.0, 0.0, (), 0.0, 0.0)
+        return Verdict(check, 0.0, 0.0, 0.0, (), 0.0, 0.0, kind)
     flat = int(torch.nonzero(bad.flatten())[0])
     index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), bad.shape))
     value = float(got.flatten()[flat]) if got is not None else math.nan
-    return Verdict(check, math.inf, math.inf, 0.0, index, value, math.nan)
+    return Verdict(check, math.inf, math.inf, 0.0, index, value, math.nan, kind)
 
 
 def same_bits(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -100,10 +105,11 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
         buf = placed.buffer
         inner = buf[margin : buf.numel() - margin]  # the buffer of the drawn layout
         guard = torch.cat([buf[:margin], inner[~covered], buf[buf.numel() - margin :]])
-        safety.append(flag("guard region written (out-of-bounds store)", ~torch.isnan(guard)))
+        safety.append(flag("guard region written (out-of-bounds store)", ~torch.isnan(guard),
+                           kind="memory"))
     for role, buf in built.buffers.items():
         changed = ~same_bits(before[role], buf)
-        safety.append(flag(f"input {role} modified", changed, buf))
+        safety.append(flag(f"input {role} modified", changed, buf, kind="memory"))
     return Run(results, safety)
 
 

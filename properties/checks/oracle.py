@@ -7,6 +7,7 @@ and the dtype it is rounded to.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import torch
@@ -104,4 +105,7 @@ def against_oracle(impl: Implementation, case: Case, built: Built | None = None)
         if name in expected:
             want, bound, dtype = expected[name]
             verdicts.append(compare(name, got, want, bound, dtype=dtype))
+    if impl.op == "attention" and impl.support.lse and "lse" not in run.results:
+        nan = math.nan
+        verdicts.append(Verdict("lse (declared) not returned", math.inf, nan, nan, (), nan, nan))
     return verdicts

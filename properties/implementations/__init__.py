@@ -4,22 +4,27 @@ Each entry adapts one callable to the calling convention of its operation
 (see ``implementation``), so every property applies to it unchanged.  The
 built-in entries are attnfuzz's kernels (``builtin``) and PyTorch's SDPA
 backends (``sdpa``); others join with ``register``, or by name: a name
-``MODULE:FUNCTION[@CONVENTION]`` imports any attention function (the current
-directory is importable, as with ``python -m``; ``MODULE`` may also be a path
-to a ``.py`` file) and calls it by that ``conventions`` entry (default
-``attnfuzz``), so the name alone rebuilds it in a new process (replay).
+``MODULE:FUNCTION[@CONVENTION][#SUPPORT]`` imports any attention function
+(the current directory is importable, as with ``python -m``; ``MODULE`` may
+also be a path to a ``.py`` file), calls it by that ``conventions`` entry
+(default ``attnfuzz``) and fuzzes it within the declared ``support`` spec, so
+the name alone rebuilds it in a new process (replay).  ``of_function`` gives
+a Python function such a name.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from attnfuzz.properties.implementations import builtin, conventions, flex, sdpa
+from attnfuzz.properties.implementations import builtin, conventions, flex, sdpa, support
 from attnfuzz.properties.implementations.implementation import DTYPES, OPS, Implementation
+from attnfuzz.properties.implementations.support import Support
 
 _REGISTRY: dict[str, Implementation] = {
     impl.name: impl
@@ -43,27 +48,67 @@ def get(name: str) -> Implementation:
     except KeyError:
         known = ", ".join(_REGISTRY)
         raise ValueError(
-            f"unknown implementation {name!r}; known: {known}, or MODULE:FUNCTION[@CONVENTION]"
+            f"unknown implementation {name!r}; known: {known}, "
+            "or MODULE:FUNCTION[@CONVENTION][#SUPPORT]"
         ) from None
 
 
 def imported(name: str) -> Implementation:
-    """The attention function ``MODULE:FUNCTION[@CONVENTION]`` as an implementation."""
-    target, _, convention_name = name.partition("@")
+    """The attention function ``MODULE:FUNCTION[@CONVENTION][#SUPPORT]`` as an implementation."""
+    target, _, spec = name.partition("#")
+    target, _, convention_name = target.partition("@")
     module_name, _, function_name = target.partition(":")
     if not module_name or not function_name:
         raise ValueError(f"implementation {name!r}: expected MODULE:FUNCTION[@CONVENTION]")
     convention = conventions.get(convention_name or "attnfuzz")
+    try:
+        declared = support.parse(spec)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"implementation {name!r}: {exc}") from None
     module = _import(module_name, name)
-    fn = getattr(module, function_name, None)
+    fn = module
+    for part in function_name.split("."):  # a qualified name: Class.method
+        fn = getattr(fn, part, None)
     if fn is None:
         raise ValueError(f"implementation {name!r}: {module_name} has no {function_name!r}")
     if not callable(fn):
         raise TypeError(f"implementation {name!r}: {function_name} is not callable")
+    return _adapted(name, fn, convention, declared, f"{target}, called as {convention.name}")
+
+
+def _adapted(name: str, fn: Callable, convention, declared: Support, description: str):
     return Implementation(
         name, "attention", convention.adapt(fn, name), writes_out=False,
-        description=f"{target}, called as {convention.name}", alignments=convention.alignments,
+        description=description, support=declared, expressible=convention.alignments,
     )
+
+
+def of_function(
+    fn: Callable, convention: str = "attnfuzz", supports: Support | None = None
+) -> Implementation:
+    """A Python attention function as a registered implementation.
+
+    Its name is ``MODULE:FUNCTION@CONVENTION[#SUPPORT]`` (a file path where the
+    module is a script), so a dump of it replays in a new process."""
+    if not callable(fn):
+        raise TypeError(f"fn must be a callable attention function, got {type(fn).__name__}")
+    declared = Support() if supports is None else supports
+    if not isinstance(declared, Support):
+        raise TypeError(f"supports must be an attnfuzz Support, got {type(declared).__name__}")
+    adapt = conventions.get(convention)
+    module = getattr(fn, "__module__", None) or "__main__"
+    qualname = getattr(fn, "__qualname__", getattr(fn, "__name__", ""))
+    if module == "__main__" or "<" in qualname:
+        file = inspect.getsourcefile(fn) if module == "__main__" else None
+        if file is None or "<" in qualname:
+            raise ValueError(f"fn {qualname or fn!r}: needs a module-level function, so that a "
+                             "dump can import it again")
+        module = file
+    name = f"{module}:{qualname}@{convention}"
+    if declared.spec():
+        name += f"#{declared.spec()}"
+    impl = _adapted(name, fn, adapt, declared, f"{module}:{qualname}, called as {convention}")
+    return register(impl)
 
 
 def _import(module_name: str, name: str) -> object:
@@ -92,4 +137,7 @@ def names(op: str | None = None, *, campaign: bool | None = None) -> list[str]:
     ]
 
 
-__all__ = ["DTYPES", "OPS", "Implementation", "get", "imported", "names", "register"]
+__all__ = [
+    "DTYPES", "OPS", "Implementation", "Support", "get", "imported", "names", "of_function",
+    "register",
+]

@@ -6,18 +6,23 @@
   ``None`` if it cannot write into a given tensor);
 - matmul / matmul_nt: ``run(a, b, out, *, scale, input_precision) -> {"out": ...}``;
 - softmax: ``run(x, out, *, scale, causal, alignment) -> {"out": ...}``.
+
+What it supports (dtypes, head dims, masks, layouts, sizes, magnitudes) is
+its ``support`` (see ``support``); ``expressible`` are the causal alignments
+its calling convention can ask for at all, so a declared limit is only
+tested for refusal where the convention could pass it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
 
+from attnfuzz.properties.implementations.support import ALIGNMENTS, DTYPES, Support
+
 OPS = ("attention", "matmul", "matmul_nt", "softmax")
-DTYPES = ("float32", "float16", "bfloat16")
-ALIGNMENTS = ("bottom_right", "top_left")
 
 
 @dataclass(frozen=True)
@@ -27,17 +32,25 @@ class Implementation:
     run: Callable[..., dict[str, torch.Tensor]]
     writes_out: bool = True  # fills a caller-provided out tensor
     description: str = ""
-    dtypes: tuple[str, ...] = DTYPES
     decode: bool = False  # draws decode-shaped cases (a few queries over many keys)
     campaign: bool = False  # fuzzed by a plain ``attnfuzz run``
-    alignments: tuple[str, ...] = ALIGNMENTS  # causal alignments it computes
+    support: Support = field(default_factory=Support)
+    expressible: tuple[str, ...] = ALIGNMENTS  # causal alignments its convention can ask for
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
             raise ValueError(f"op must be one of {', '.join(OPS)}, got {self.op!r}")
-        unknown = [d for d in self.dtypes if d not in DTYPES]
-        if unknown:
-            raise ValueError(f"dtypes must be among {', '.join(DTYPES)}, got {unknown}")
-        if not self.alignments or any(a not in ALIGNMENTS for a in self.alignments):
-            raise ValueError(f"alignments must be among {', '.join(ALIGNMENTS)}, "
-                             f"got {self.alignments}")
+        if not isinstance(self.support, Support):
+            raise TypeError(f"support must be a Support, got {type(self.support).__name__}")
+
+    @property
+    def dtypes(self) -> tuple[str, ...]:
+        return self.support.dtypes
+
+    @property
+    def alignments(self) -> tuple[str, ...]:
+        """Causal alignments drawn: those declared that the convention can express."""
+        return tuple(a for a in self.support.alignments if a in self.expressible)
+
+
+__all__ = ["ALIGNMENTS", "DTYPES", "OPS", "Implementation", "Support"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import torch
 
-from attnfuzz.properties.implementations.implementation import Implementation
+from attnfuzz.properties.implementations.implementation import Implementation, Support
 
 BACKENDS = {
     "sdpa_math": "MATH",
@@ -66,7 +66,8 @@ def _runner(name: str):
 IMPLEMENTATIONS = tuple(
     Implementation(
         name, "attention", _runner(name), writes_out=False,
-        description=f"torch SDPA, {BACKENDS[name].lower()} backend", dtypes=DTYPES[name],
+        description=f"torch SDPA, {BACKENDS[name].lower()} backend",
+        support=Support(dtypes=DTYPES[name]),
     )
     for name in BACKENDS
 )

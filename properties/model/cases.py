@@ -97,7 +97,7 @@ class AttentionCase:
         return (
             f"B={self.batch} Hq={self.hq} Hkv={self.hkv} Sq={self.sq} Sk={self.sk} D={self.d} "
             f"Dv={self.dv} {self.dtype}/{self.input_precision} {self.mask_kind()} "
-            f"scale={self.scale} values={self.values.family}x{self.values.scale:g} "
+            f"scale={self.scale} values={self.values.describe()} "
             f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name} "
             f"out={self.out_layout.name}"
         )
@@ -145,7 +145,7 @@ class MatmulCase:
         return (
             f"{op} batch={self.batch} M={self.m} N={self.n} K={self.k} "
             f"{self.dtype}/{self.input_precision} scale={self.scale} "
-            f"values={self.values.family}x{self.values.scale:g} "
+            f"values={self.values.describe()} "
             f"layouts a={self.a_layout.name} b={self.b_layout.name} out={self.out_layout.name}"
         )
 
@@ -188,7 +188,7 @@ class SoftmaxCase:
     def describe(self) -> str:
         return (
             f"softmax shape={self.shape} {self.dtype} scale={self.scale} {self.mask_kind()} "
-            f"values={self.values.family}x{self.values.scale:g} layout={self.x_layout.name} "
+            f"values={self.values.describe()} layout={self.x_layout.name} "
             f"out={self.out_layout.name}"
         )
 

@@ -39,6 +39,11 @@ class Values:
     family: str = "normal"
     scale: float = 1.0
     seed: int = 0
+    limit: float | None = None  # largest |value|: the family is scaled down to fit
+
+    def describe(self) -> str:
+        within = f"<={self.limit:g}" if self.limit is not None else ""
+        return f"{self.family}x{self.scale:g}{within}"
 
 
 _ROLE_SALT = {"q": 1, "k": 2, "v": 3, "a": 4, "b": 5, "x": 6}
@@ -96,4 +101,11 @@ def generate(
         x = x * (torch.randint(0, 2, shape, generator=gen).double() * 2 - 1)
     else:
         raise ValueError(f"unknown value family {fam!r}; expected one of {', '.join(FAMILIES)}")
+    if spec.limit is not None and x.numel():
+        # Scaled rather than clipped, so the family keeps its shape (ties stay
+        # ties, spikes stay spikes); 1 - 2**-7 leaves room for rounding to the
+        # dtype (at most 2**-8 relative, bfloat16's) to stay within the limit.
+        peak = float(x.abs().max())
+        if peak > spec.limit:
+            x = x * (spec.limit / peak * (1 - 2**-7))
     return x.to(dtype).double()

@@ -27,6 +27,7 @@ from pathlib import Path
 import torch
 
 from attnfuzz.properties import backend, checks
+from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
 from attnfuzz.properties.implementations import Implementation, get
 from attnfuzz.properties.model.cases import (
     Built,
@@ -114,7 +115,6 @@ def run_property(
 
 # [which case faulted, its dump] once a kernel has killed this process's CUDA context.
 _LOST_CONTEXT: list[str] = []
-_CONTEXT_KILLERS = ("illegal memory access", "misaligned address")
 
 
 def lost_context() -> str | None:
@@ -171,7 +171,7 @@ def check(
     except (RuntimeError, ImplementationCrash) as exc:
         # A fault may surface in the implementation or in the next CUDA call after it.
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
-        fault = next((k for k in _CONTEXT_KILLERS if k in str(error)), None)
+        fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
         if fault is None and isinstance(exc, ImplementationCrash):
             raise _crash_failure(prop, impl_name, case, exc, recorder, other, campaign) from error
         if fault is None:
