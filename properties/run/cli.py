@@ -48,14 +48,41 @@ def _implementations(text: str) -> list[str]:
     return names
 
 
-def _imported(names: list[str], convention: str | None) -> list[str]:
-    """``names`` with each MODULE:FUNCTION called by ``convention`` and imported."""
-    from attnfuzz.properties import implementations
+def _properties(text: str) -> list[str]:
+    from attnfuzz.properties import checks
 
+    names = list(dict.fromkeys(_csv(text)))
+    if not names:
+        raise argparse.ArgumentTypeError("give at least one property")
+    for name in names:
+        try:
+            checks.get(name)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return names
+
+
+def _imported(names: list[str], convention: str | None, supports: str | None) -> list[str]:
+    """``names`` with each MODULE:FUNCTION called by ``convention``, within
+    ``supports``, and imported."""
+    from attnfuzz.properties import implementations
+    from attnfuzz.properties.implementations import support
+
+    spec = ""
+    if supports is not None:
+        try:
+            spec = support.parse(supports).spec()
+        except (TypeError, ValueError) as exc:
+            raise UsageError(f"--supports: {exc}") from None
+        if not any(":" in n for n in names):
+            raise UsageError("--supports applies to MODULE:FUNCTION implementations; "
+                             "--impl names none")
     out = []
     for name in names:
         if ":" in name and convention and "@" not in name:
             name = f"{name}@{convention}"
+        if ":" in name and spec and "#" not in name:
+            name = f"{name}#{spec}"
         try:
             implementations.get(name)
         except (ValueError, TypeError) as exc:
@@ -135,6 +162,19 @@ def build_parser() -> argparse.ArgumentParser:
         + " (default attnfuzz)",
     )
     run.add_argument(
+        "--supports", default=None, metavar="SPEC",
+        help="what each MODULE:FUNCTION supports, as KEY=VALUE;...: dtypes=, head_dims=, "
+        "distinct_value_dim=yes|no, gqa=yes|no, causal=yes|no, alignments=, cross=yes|no "
+        "(Sq != Sk), layouts= (names, or last_dim_contiguous, no_broadcast), lse=yes|no, "
+        "max_seq=, max_magnitude=; cases are drawn inside it, and cases just outside it "
+        "must be refused (default: everything)",
+    )
+    run.add_argument(
+        "--property", type=_properties, default=None,
+        help="comma-separated properties (default: every one that applies to each "
+        f"implementation; known: {', '.join(checks.PROPERTIES)})",
+    )
+    run.add_argument(
         "--dtype", type=_dtypes, default=None,
         help="comma-separated dtypes (default: float32,float16, plus bfloat16 on a GPU)",
     )
@@ -158,6 +198,11 @@ def build_parser() -> argparse.ArgumentParser:
         "it still fails, 0 once fixed.",
     )
     rep.add_argument("path", help="a dump directory (or its case.json)")
+    rep.add_argument(
+        "--export", metavar="FILE", default=None,
+        help="write the case as a self-contained Python script (torch only) for a bug report, "
+        "instead of replaying it (runs nothing, so a GPU dump exports on any machine)",
+    )
 
     mut = sub.add_parser(
         "mutants",
@@ -202,6 +247,7 @@ class Tally:
     layouts: set[str] = field(default_factory=set)
     families: set[str] = field(default_factory=set)
     dumps: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)  # the kind of each failure
 
 
 def _generated(stats: dict, ran: int, first_failure: int | None) -> int:
@@ -217,8 +263,11 @@ def _generated(stats: dict, ran: int, first_failure: int | None) -> int:
     return ran if first_failure is None else first_failure
 
 
+Round = tuple[str, str, str]  # (implementation, dtype, property)
+
+
 def _campaign_round(
-    impl: str, dtype: str, examples: int, seed: int, tally: Tally, campaign: Campaign
+    key: Round, examples: int, seed: int, tally: Tally, campaign: Campaign
 ) -> None:
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
@@ -227,11 +276,12 @@ def _campaign_round(
     from attnfuzz.properties import checks, implementations
     from attnfuzz.properties.run import harness
 
+    impl, dtype, prop = key
     ran: list = []  # every case the round ran, generated ones first
     first_failure: list[int] = []
 
-    # One failure is enough: the pair is failing, and its campaign ends with it.
-    # Looking on for others would run more examples the pair has already failed.
+    # One failure is enough: the round is failing, and its campaign ends with it.
+    # Looking on for others would run more examples the round has already failed.
     @hseed(seed)
     @settings(
         max_examples=examples, deadline=None, database=None, derandomize=False,
@@ -239,11 +289,11 @@ def _campaign_round(
         suppress_health_check=list(HealthCheck), print_blob=False,
         report_multiple_bugs=False,
     )
-    @given(checks.get("oracle").cases(implementations.get(impl), dtype))
+    @given(checks.get(prop).cases(implementations.get(impl), dtype))
     def fuzz(case):
         ran.append(case)
         try:
-            harness.check("oracle", impl, case, recorder=tally.recorder, campaign=campaign)
+            harness.check(prop, impl, case, recorder=tally.recorder, campaign=campaign)
         except AssertionError:
             first_failure.append(len(ran))
             raise
@@ -258,6 +308,7 @@ def _campaign_round(
             raise
         tally.failures += len(failures)
         for failure in failures:
+            tally.kinds += getattr(failure, "kinds", None) or ["wrong"]
             lines = str(failure).splitlines()
             print(lines[0] if lines else type(failure).__name__, file=sys.stderr)
             for line in lines:
@@ -282,43 +333,52 @@ def _bar(done: float, width: int = 24) -> str:
     return "[" + "#" * filled + "." * (width - filled) + f"] {100 * done:5.1f}%"
 
 
-def _pairs(impls: list[str], dtypes: list[str]) -> list[tuple[str, str]]:
-    from attnfuzz.properties import implementations
+def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> list[Round]:
+    """Every (implementation, dtype, property) to fuzz: the dtypes each
+    implementation supports, the properties that apply to it."""
+    from attnfuzz.properties import checks, implementations
 
-    pairs, skips = [], []
+    rounds, skips = [], []
     for name in impls:
-        takes = implementations.get(name).dtypes
-        pairs += [(name, d) for d in dtypes if d in takes]
+        impl = implementations.get(name)
+        takes = impl.dtypes
+        applies = [p for p in props or checks.PROPERTIES if checks.get(p).applies(impl)]
+        rounds += [(name, d, p) for d in dtypes if d in takes for p in applies]
         skipped = [d for d in dtypes if d not in takes]
         if skipped:
             skips.append(f"{name} does not take {', '.join(skipped)}")
-    if not pairs:
+        if props and not applies:
+            skips.append(f"no property of {', '.join(props)} applies to {name}")
+    if not rounds:
         raise UsageError(f"nothing to test: {'; '.join(skips)}")
     for skip in skips:
         print(f"attnfuzz run: {skip}; skipped")
-    return pairs
+    return rounds
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from attnfuzz.properties import backend
     from attnfuzz.properties.run.harness import Campaign, Recorder
+    from attnfuzz.reference.verdict import FINDINGS
 
     default_dtypes = ["float32", "float16"] + (["bfloat16"] if backend.supports_bf16() else [])
     dtypes = args.dtype or default_dtypes
     if "bfloat16" in dtypes and not backend.supports_bf16():
         raise UsageError("bfloat16 is wrong in Triton's interpreter; run it on a GPU")
-    pairs = _pairs(_imported(args.impl, args.convention), dtypes)
+    impls = _imported(args.impl, args.convention, args.supports)
+    rounds = _rounds(impls, dtypes, args.property)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     dump_dir = Path(args.dump_dir) if args.dump_dir else None
     where = os.environ.get("ATTNFUZZ_BACKEND", "auto")
-    tallies = {p: Tally(Recorder(*p)) for p in pairs}
+    tallies = {r: Tally(Recorder(r[0], r[1])) for r in rounds}
 
-    def round_(impl: str, dt: str, examples: int, round_seed: int) -> None:
+    def round_(key: Round, examples: int, round_seed: int) -> None:
         # ``--examples N --seed S`` reruns any round: the same settings, the same draws.
-        again = (f"attnfuzz --backend {where} run --impl {impl} --dtype {dt} "
-                 f"--examples {examples} --seed {round_seed}")
+        impl, dt, prop = key
+        again = (f"attnfuzz --backend {where} run --impl {shlex.quote(impl)} --dtype {dt} "
+                 f"--property {prop} --examples {examples} --seed {round_seed}")
         campaign = Campaign(round_seed, again, campaign_seed=seed, dump_dir=dump_dir)
-        _campaign_round(impl, dt, examples, round_seed, tallies[(impl, dt)], campaign)
+        _campaign_round(key, examples, round_seed, tallies[key], campaign)
 
     print(backend.describe())
     print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}")
@@ -327,44 +387,50 @@ def cmd_run(args: argparse.Namespace) -> int:
     lost = None
     try:
         if args.examples is not None:
-            for n, (impl, dt) in enumerate(pairs):
-                print(f"{_bar(n / len(pairs))} {impl}/{dt}", flush=True)
-                round_(impl, dt, args.examples, seed)
+            for n, key in enumerate(rounds):
+                print(f"{_bar(n / len(rounds))} {'/'.join(key)}", flush=True)
+                round_(key, args.examples, seed)
         else:
             budget = args.seconds if args.seconds is not None else 60.0
             rnd, chunk = 0, 5
-            # A pair that failed is done: more rounds would find and dump its bug again.
+            # A round that failed is done: more would find and dump its bug again.
             while time.monotonic() - start < budget:
-                going = [p for p in pairs if not tallies[p].failures]
+                going = [r for r in rounds if not tallies[r].failures]
                 if not going:
                     break
-                for impl, dt in going:
+                for key in going:
                     elapsed = time.monotonic() - start
                     if elapsed >= budget:
                         break
-                    print(f"{_bar(min(elapsed / budget, 1.0))} {impl}/{dt} round {rnd}",
+                    print(f"{_bar(min(elapsed / budget, 1.0))} {'/'.join(key)} round {rnd}",
                           flush=True)
-                    round_(impl, dt, chunk, seed + rnd)
+                    round_(key, chunk, seed + rnd)
                 rnd += 1
     except ContextLost as exc:
         lost = str(exc)
     print(_bar(1.0))
 
     print()
-    # Imported implementations have long names (module:function@convention).
-    w = max(16, *(len(impl) + 2 for impl, _ in tallies))
+    # Imported implementations have long names (module:function@convention#support).
+    w = max(16, *(len(impl) + 2 for impl, _, _ in tallies))
+    pw = max(len(p) for _, _, p in tallies) + 2
     print(f"{'implementation':<{w}}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}  "
-          f"{'layouts':>7}{'values':>7}  worst check")
-    for (impl, dt), t in tallies.items():
+          f"{'layouts':>7}{'values':>7}  {'property':<{pw}}worst check")
+    for (impl, dt, prop), t in tallies.items():
         rec = t.recorder
         print(f"{impl:<{w}}{dt:<10}{t.cases:>6}{t.failures:>6}{rec.worst:>9.3g}  "
-              f"{len(t.layouts):>7}{len(t.families):>7}  {rec.check}")
+              f"{len(t.layouts):>7}{len(t.families):>7}  {prop:<{pw}}{rec.check}")
     for d in (d for t in tallies.values() for d in t.dumps):
         print(f"dump: {d}  (attnfuzz replay {shlex.quote(d)})")
+    kinds = [k for t in tallies.values() for k in t.kinds]
+    if kinds:
+        counted = ", ".join(f"{kinds.count(k)} {k} ({FINDINGS.get(k, k)})"
+                            for k in dict.fromkeys(kinds))
+        print(f"findings: {counted}")
     if lost:
-        print(f"campaign stopped: the CUDA context was lost {lost}; pairs after it did not run "
+        print(f"campaign stopped: the CUDA context was lost {lost}; rounds after it did not run "
               "(run each implementation in its own process to go on past such a fault)")
-    failing = sum(1 for t in tallies.values() if t.failures)
+    failing = len({(i, d) for (i, d, _), t in tallies.items() if t.failures})
     cases = sum(t.cases for t in tallies.values())
     print(f"{cases} cases in {time.monotonic() - start:.0f}s, {failing} failing "
           f"implementation/dtype pair{'' if failing == 1 else 's'}; seed {seed}")
@@ -378,6 +444,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from attnfuzz.properties import backend, checks
     from attnfuzz.properties.run import harness
 
+    if args.export:
+        from attnfuzz.properties.run import export
+
+        try:
+            written = export.export(args.path, args.export)
+        except harness.DumpError as exc:  # ExportError too
+            raise UsageError(str(exc)) from None
+        print(f"wrote {written}: python3 {shlex.quote(str(written))}")
+        return 0
     try:
         _, rec, case, _ = harness.load_dump(args.path)
     except harness.DumpError as exc:

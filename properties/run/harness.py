@@ -61,6 +61,15 @@ class ImplementationCrash(Exception):
         super().__init__(f"{implementation} crashed: {_first_line(error)}")
 
 
+class Finding(AssertionError):
+    """A failing case: an ``AssertionError`` (so Hypothesis shrinks it) that
+    also says which kinds of finding it is (``reference.verdict.FINDINGS``)."""
+
+    def __init__(self, message: str, kinds: list[str]) -> None:
+        super().__init__(message)
+        self.kinds = list(dict.fromkeys(kinds))
+
+
 class DumpError(Exception):
     """A path that is not a replayable dump; the message says why, in one line."""
 
@@ -183,11 +192,12 @@ def check(
         print(f"attnfuzz: {what}", file=sys.stderr, flush=True)
         path = write_dump(prop, impl_name, case, [], other=other, campaign=campaign)
         _LOST_CONTEXT[:] = [f"when {what}", str(path)]
-        raise AssertionError(
+        raise Finding(
             f"{prop}: {what}\n"
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
-            f"python3 -m attnfuzz replay {shlex.quote(str(path))}"
+            f"python3 -m attnfuzz replay {shlex.quote(str(path))}",
+            ["memory"],
         ) from error
     worst = checks.worst(verdicts)
     if recorder is not None:
@@ -196,14 +206,15 @@ def check(
         target(min(worst.ratio, 1e9), label="error/bound")
     bad = checks.failures(verdicts)
     if bad:
-        lines = [f"{prop} failed for {impl_name} on: {case.describe()}"]
+        kinds = list(dict.fromkeys(v.kind for v in bad))
+        lines = [f"{prop} failed for {impl_name} ({', '.join(kinds)}) on: {case.describe()}"]
         lines += ["  " + v.describe() for v in bad]
         context = current_build_context()
         if context.is_final:
             path = write_dump(prop, impl_name, case, bad, other=other, context=context,
                               campaign=campaign)
             lines += _dump_lines(path)
-        raise AssertionError("\n".join(lines))
+        raise Finding("\n".join(lines), kinds)
     return verdicts
 
 
@@ -215,7 +226,7 @@ def _crash_failure(
     recorder: Recorder | None,
     other: str | None,
     campaign: Campaign | None,
-) -> AssertionError:
+) -> Finding:
     """A crash as a failing case: an AssertionError, so that Hypothesis shrinks
     it and callers count it as a finding rather than a harness bug."""
     from hypothesis.control import current_build_context
@@ -234,7 +245,7 @@ def _crash_failure(
         path = write_dump(prop, impl_name, case, [], other=other, context=context,
                           campaign=campaign, crash=error)
         lines += _dump_lines(path)
-    return AssertionError("\n".join(lines))
+    return Finding("\n".join(lines), ["crash"])
 
 
 def _dump_lines(path: Path) -> list[str]:
