@@ -1,0 +1,642 @@
+"""``attnfuzz replay DUMP --export FILE``: a dump as one self-contained Python script.
+
+The script is meant to be attached to an upstream bug report, so it imports
+torch and the standard library only, never attnfuzz (an imported
+``MODULE:FUNCTION`` dump also imports that user's module, the code under
+test).  It reads top to bottom:
+
+1. a header comment saying in plain words what the script shows: the case
+   (``case.describe()``), its mask, the property, the implementation, the
+   versions the finding was made with and what attnfuzz recorded;
+2. the case's settings (``CAUSAL``, ``SCALE``, ``DEVICE``...), and for an
+   imported function ``MODULE`` and ``FUNCTION``, which a reader may edit to
+   try a fixed version;
+3. the data: each input's whole NaN-filled buffer with its dtype, shape,
+   strides and storage offset (``INPUTS``), then attnfuzz's float64 expected
+   output and LSE (``WANT``) and their per-element bounds (``BOUND``), all
+   computed by attnfuzz's own oracle at export time.  A buffer is its raw
+   little-endian bytes, zlib-compressed and base64-encoded: every value,
+   NaN, inf, fp16 and bf16 included, comes back bit for bit;
+4. ``inputs(device)``: the exact views again, by ``torch.as_strided`` on
+   the buffer rebuilt on that device (a copy to the GPU would not keep a
+   layout); importing the script runs nothing else, so it is testable alone;
+5. ``call(q, k, v)``: the implementation called as the harness calls it,
+   written out in plain torch;
+6. ``reference(q, k, v)``: attention from its definition in float64, which
+   the script checks against the embedded expected values to 1e-9, so that
+   a reader need not trust attnfuzz's oracle unseen;
+7. ``main()``: runs the call, prints got / want / bound / error at the worst
+   element, how many elements are outside the bound and how many are not
+   finite, checks that the inputs are unchanged, and ends with an assert:
+   exit status 1 while the bug is present, 0 ("OK: within bound") once it
+   is fixed, 2 where it cannot run (no CUDA GPU for a GPU dump).
+
+Exported are oracle dumps (other properties compare runs with each other,
+which only attnfuzz can redo) of PyTorch's SDPA backends (``sdpa_*``) and of
+imported ``MODULE:FUNCTION@CONVENTION`` functions.  attnfuzz's own kernels
+are refused: their upstream is this project, and ``attnfuzz replay`` is
+their reproducer.  A crash dump's script makes the call and lets the
+exception show; a dump written when the GPU faulted (no result was
+recorded) does the same, with a note on how to pin the fault down.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import textwrap
+import zlib
+from pathlib import Path
+
+import torch
+
+from attnfuzz.properties.checks.oracle import EXPECTED
+from attnfuzz.properties.implementations import conventions, sdpa
+from attnfuzz.properties.model.cases import AttentionCase, with_inputs
+from attnfuzz.properties.run.harness import DumpError, load_dump
+
+WIDTH = 96  # of the script's lines (the project's limit is 100)
+CHUNK = 76  # base64 characters a line
+# A script of a few MB is still something to attach; a larger dump (the
+# tests of > 2**31-element tensors) is not, and would take minutes to write.
+MAX_BYTES = 16 << 20
+
+
+class ExportError(DumpError):
+    """A dump that has no script (or a script that cannot be written); one line."""
+
+
+def export(path: str | Path, out_file: str | Path) -> Path:
+    """Write the dump at ``path`` as a self-contained reproducer script ``out_file``.
+
+    Nothing is run: a GPU dump exports on a CPU machine.  Raises ``DumpError``
+    for what is not a dump and ``ExportError`` (a ``DumpError``) for a dump
+    that cannot be exported or a file that cannot be written; the message
+    says why in one line.  Returns ``out_file`` as a ``Path``.
+    """
+    out = Path(out_file)
+    text = script(path, name=out.name)
+    try:
+        out.write_text(text)
+    except OSError as exc:
+        raise ExportError(f"{out}: cannot write the script ({exc.strerror or exc})") from None
+    return out
+
+
+def script(path: str | Path, *, name: str = "repro.py") -> str:
+    """The reproducer's text for the dump at ``path`` (``export`` without the file)."""
+    where, record, case, saved = load_dump(path)
+    prop, impl = record["property"], record["implementation"]
+    if prop != "oracle":
+        raise ExportError(
+            f"{where}: a {prop} dump: --export writes scripts for oracle dumps only "
+            "(this property compares runs that only attnfuzz can redo; use attnfuzz replay)"
+        )
+    target = _target(impl)
+    if target is None or not isinstance(case, AttentionCase):
+        raise ExportError(
+            f"{where}: {impl} is not exported (its upstream is attnfuzz itself: use attnfuzz "
+            "replay); --export writes scripts for sdpa_* backends and MODULE:FUNCTION functions"
+        )
+    size = sum(t.untyped_storage().nbytes() for t in saved.values())
+    if size > MAX_BYTES:
+        raise ExportError(f"{where}: its inputs are {size >> 20} MiB, too large to embed in a "
+                          f"script (at most {MAX_BYTES >> 20} MiB)")
+    expected = EXPECTED[case.kind](case, with_inputs(case, saved))
+    found_on_gpu = (record.get("versions") or {}).get("backend") == "gpu"
+    gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
+    device = "cuda" if found_on_gpu or gpu_only else "cpu"
+    parts = [
+        _header(where, record, case, target, name),
+        _imports(case, target),
+        _settings(case, target, device),
+        _data(saved, expected),
+        _INPUTS_CODE,
+        _call(case, target),
+        _CHECK_CODE,
+        _main(record, name),
+    ]
+    # One blank line after the header and between the settings; two between the rest (PEP 8).
+    head, code = parts[:3], parts[3:]
+    text = "\n\n".join(p.strip("\n") for p in head)
+    return text + "\n\n\n" + "\n\n\n".join(p.strip("\n") for p in code) + "\n"
+
+
+# --- what is called ----------------------------------------------------------------------
+
+
+def _target(impl: str) -> tuple[str, ...] | None:
+    """("sdpa", name, backend), ("imported", module, function, convention) or None."""
+    if impl in sdpa.BACKENDS:
+        return ("sdpa", impl, sdpa.BACKENDS[impl])
+    if ":" not in impl:
+        return None
+    target = impl.partition("#")[0]  # a declared support spec does not change the call
+    target, _, convention = target.partition("@")
+    module, _, function = target.partition(":")
+    if module.endswith(".py"):
+        # load_dump imported it relative to the current directory: so does nobody later.
+        module = str(Path(module).resolve())
+    return ("imported", module, function, convention or "attnfuzz")
+
+
+def _describe_target(target: tuple[str, ...]) -> str:
+    if target[0] == "sdpa":
+        return (f"{target[1]}: torch.nn.functional.scaled_dot_product_attention, pinned to "
+                f"SDPBackend.{target[2]} with torch.nn.attention.sdpa_kernel")
+    _, module, function, convention = target
+    how = conventions.CONVENTIONS[convention].description
+    return f"{function} from {module}, called by the {convention} convention ({how})"
+
+
+NBSP = "\u00a0"  # a space that wrapping keeps: formulas and commands stay on one line
+
+
+def _keep(text: str) -> str:
+    """``text`` unbroken by wrapping, unless it could not fit on one line anyway."""
+    return text.replace(" ", NBSP) if len(text) < WIDTH // 2 else text
+
+
+def _blind_rows(case: AttentionCase) -> int:
+    """How many query rows see no key under the case's mask."""
+    if case.sk == 0:
+        return case.sq
+    if case.causal and case.alignment == "bottom_right":
+        return max(0, case.sq - case.sk)
+    return 0
+
+
+def _mask_words(case: AttentionCase) -> str:
+    if not case.causal:
+        words = "no mask: every query sees every key"
+    elif case.alignment == "bottom_right":
+        words = ("causal, bottom-right aligned (the KV-cache convention): query i sees key j "
+                 + _keep("iff j <= i + (Sk - Sq)"))
+    else:
+        words = ("causal, top-left aligned (is_causal=True): query i sees key j "
+                 + _keep("iff j <= i"))
+    blind = _blind_rows(case)
+    if blind:
+        words += f"; so the first {blind} of the {case.sq} query rows see no key"
+    return words
+
+
+# --- the script's parts ------------------------------------------------------------------
+
+
+def _comment(text: str, indent: str = "", hang: str = "") -> list[str]:
+    """``text`` as wrapped comment lines; a non-printable character would end the comment."""
+    text = "".join(c if c.isprintable() or c == NBSP else " " for c in text)
+    prefix = f"{indent}# "
+    lines = textwrap.wrap(text, WIDTH - len(prefix), break_long_words=False,
+                          break_on_hyphens=False, subsequent_indent=hang)
+    return [f"{prefix}{line}".replace(NBSP, " ").rstrip() for line in lines] or [prefix.rstrip()]
+
+
+def _first_line(text: object) -> str:
+    lines = str(text).strip().splitlines()
+    return lines[0][:300] if lines else ""
+
+
+def _finding(record: dict) -> tuple[str, str]:
+    """(what attnfuzz recorded, what the script shows), in plain words."""
+    if record.get("crash"):
+        crash = _first_line(record["crash"])
+        return (f"the call raised {crash}",
+                "Passed the inputs below, the implementation raises instead of returning; "
+                "the script makes the call and lets the exception show.")
+    diagnosis = [d for d in record.get("diagnosis") or [] if isinstance(d, dict)]
+    if not diagnosis:
+        return ("no result: the call faulted on the GPU (an illegal memory access or a "
+                "misaligned address), which ends the process's CUDA context",
+                "Passed the inputs below, the implementation faulted on the GPU when attnfuzz "
+                "ran it; the script makes the call and lets the CUDA error show.")
+    said = []
+    for d in diagnosis:
+        index = tuple(d.get("index") or ())
+        said.append(f"{d.get('check')}: error/bound = {_num(d.get('ratio'))} at index {index}: "
+                    f"got {d.get('got')}, want {d.get('want')}, |error| {_num(d.get('error'))}, "
+                    f"bound {_num(d.get('bound'))}")
+    checks = ", ".join(dict.fromkeys(str(d.get("check")) for d in diagnosis))
+    return ("; ".join(said),
+            f"Passed the inputs below, the implementation returns a result ({checks}) with "
+            "elements outside the error bound that attnfuzz derives for this dtype, these "
+            "lengths and these values.")
+
+
+def _num(x: object) -> str:
+    return f"{x:.3g}" if isinstance(x, float) else str(x)
+
+
+def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, ...],
+            name: str) -> str:
+    recorded, shows = _finding(record)
+    versions = record.get("versions") or {}
+    found = ", ".join(f"{k} {v}" for k, v in versions.items()) or "not recorded"
+    needs = " and the module under test" if target[0] == "imported" else ""
+    said = [
+        f"Case: {case.describe()}",
+        f"Mask: {_mask_words(case)}",
+        "Property: oracle (every output within its derived error bound of the float64 reference)",
+        f"Implementation: {_describe_target(target)}",
+        f"Found with: {found}",
+        f"attnfuzz recorded: {recorded}",
+    ]
+    if record.get("reproduce"):
+        said.append("Found by: " + _keep(str(record["reproduce"])))
+    said.append(f"Exported from the dump {where.name} by: "
+                + _keep(f"attnfuzz replay DUMP --export {name}"))
+    run = (f"Run: {_keep(f'python3 {name}')}. Exit status 1 while the bug is present (FAIL "
+           'lines, then an AssertionError), 0 once it is fixed ("OK: within bound"), 2 where '
+           "it cannot run (no CUDA GPU for a GPU dump).")
+    lines = [
+        "# Reproducer of an attention finding of attnfuzz, a differential fuzzer that checks",
+        "# attention implementations against a float64 reference within derived error bounds.",
+        f"# It needs only PyTorch{needs}.",
+        "#",
+        *(line for text in said for line in _comment(text, hang="    ")),
+        "#",
+        *_comment(f"What it shows: {shows}", hang="    "),
+        "# Expected: output within the bound; rows that see no key are 0; the inputs unchanged.",
+        "#",
+        *_comment(run, hang="    "),
+    ]
+    return "\n".join(lines)
+
+
+def _imports(case: AttentionCase, target: tuple[str, ...]) -> str:
+    plain = ["base64", "math", "sys", "zlib"]
+    if target[0] == "imported":
+        plain += ["importlib.util", "os", "pathlib"]
+    lines = [f"import {m}" for m in sorted(plain)] + ["", "import torch"]
+    if target[0] == "sdpa":
+        lines.append("import torch.nn.functional as F")
+        lines.append("from torch.nn.attention import SDPBackend, sdpa_kernel")
+        if case.causal:
+            bias = "causal_lower_right" if case.alignment == "bottom_right" else "causal_upper_left"
+            lines.append(f"from torch.nn.attention.bias import {bias}")
+    return "\n".join(lines)
+
+
+def _literal(name: str, value: str, indent: str = "") -> list[str]:
+    """``name = "value"``, split over lines in parentheses where it is long."""
+    one = f"{indent}{name} = {json.dumps(value)}"
+    if len(one) <= WIDTH:
+        return [one]
+    step = WIDTH - len(indent) - 8
+    pieces = [value[i : i + step] for i in range(0, len(value), step)]
+    return [f"{indent}{name} = (", *(f"{indent}    {json.dumps(p)}" for p in pieces), f"{indent})"]
+
+
+def _settings(case: AttentionCase, target: tuple[str, ...], device: str) -> str:
+    alignment = {
+        "bottom_right": "query i sees key j iff j <= i + (Sk - Sq)",
+        "top_left": "query i sees key j " + _keep("iff j <= i"),
+    }[case.alignment]
+    lines = [
+        "# The case, as attnfuzz drew it.",
+        *_literal("CASE", case.describe()),
+        *_literal("IMPLEMENTATION", target[1] if target[0] == "sdpa" else
+                  f"{target[1]}:{target[2]}@{target[3]}"),
+        f"CAUSAL = {case.causal}",
+        f"ALIGNMENT = {json.dumps(case.alignment)}  # if CAUSAL: {alignment}",
+        f"SCALE = {case.scale!r}  # None: the default, D ** -0.5",
+        f"DTYPE = {case.torch_dtype}",
+        f"INPUT_PRECISION = {json.dumps(case.input_precision)}  # \"tf32\": TF32 matmuls allowed",
+        "# Where the call runs: where attnfuzz found the finding"
+        + (" (this SDPA backend is GPU-only)." if target[0] == "sdpa" and device == "cuda"
+           and target[1] != "sdpa_math" else "."),
+        f"DEVICE = {json.dumps(device)}",
+    ]
+    if target[0] == "imported":
+        lines += [
+            "",
+            "# The function under test.  MODULE is a module name (importable from PYTHONPATH or",
+            "# the current directory) or the path of a .py file: edit these to try a fix.",
+            *_literal("MODULE", target[1]),
+            *_literal("FUNCTION", target[2]),
+        ]
+    return "\n".join(lines)
+
+
+def _raw(t: torch.Tensor) -> bytes:
+    """The bytes of ``t``'s whole storage: every element of its buffer, view or not."""
+    storage = t.untyped_storage()
+    return torch.empty(0, dtype=torch.uint8).set_(storage).numpy().tobytes()
+
+
+def _spec(t: torch.Tensor, indent: str) -> list[str]:
+    """An embedded tensor: the dict ``_tensor`` reads back."""
+    raw = _raw(t)
+    numel = len(raw) // t.element_size()
+    nan = int(torch.isnan(torch.as_strided(t, (numel,), (1,), 0)).sum()) if numel else 0
+    encoded = base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+    chunks = [encoded[i : i + CHUNK] for i in range(0, len(encoded), CHUNK)] or [""]
+    inner = indent + "    "
+    return [
+        "{",
+        f'{inner}"dtype": {t.dtype}, "shape": {tuple(t.shape)}, "stride": {tuple(t.stride())},',
+        f'{inner}"offset": {t.storage_offset()}, "numel": {numel},  # {nan} of them NaN',
+        f'{inner}"data": (',
+        *(f'{inner}    "{c}"' for c in chunks),
+        f"{inner}),",
+        f"{indent}}},",
+    ]
+
+
+def _table(name: str, tensors: dict[str, torch.Tensor]) -> list[str]:
+    lines = [f"{name} = {{"]
+    for key, t in tensors.items():
+        spec = _spec(t, "    ")
+        lines += [f'    "{key}": {spec[0]}', *spec[1:]]
+    return lines + ["}"]
+
+
+def _data(saved: dict[str, torch.Tensor], expected: dict) -> str:
+    # Fresh contiguous float64 copies: a view of the oracle's would embed its whole storage.
+    fresh = torch.contiguous_format
+    want = {n: expected[n][0].detach().double().clone(memory_format=fresh) for n in ("out", "lse")}
+    bound = {n: expected[n][1].detach().double().clone(memory_format=fresh) for n in ("out", "lse")}
+    lines = [
+        "# The inputs.  Each is a view into a larger buffer that holds NaN besides the view's",
+        "# elements, so a read outside the view would show as NaN in the output.  A buffer is",
+        "# its raw little-endian bytes, zlib-compressed and base64-encoded: every value comes",
+        "# back bit for bit.  inputs() below rebuilds the views with torch.as_strided.",
+        *_table("INPUTS", dict(saved)),
+        "",
+        "# attnfuzz's float64 oracle, computed when this script was written: the exact results",
+        "# (reference() below recomputes them plainly and must agree to 1e-9) and the bound",
+        "# on each element's error, derived from the dtype, the lengths of the sums and the",
+        "# values.  The LSE is checked if the implementation returns one.",
+        *_table("WANT", want),
+        f"RESULT_DTYPE = {{\"out\": {expected['out'][2]}, \"lse\": {expected['lse'][2]}}}",
+        *_table("BOUND", bound),
+    ]
+    return "\n".join(lines)
+
+
+_INPUTS_CODE = '''
+def _tensor(spec: dict, device: str = "cpu") -> torch.Tensor:
+    """One embedded tensor: its whole buffer, rebuilt bit for bit, viewed as it was."""
+    raw = bytearray(zlib.decompress(base64.b64decode(spec["data"])))
+    dtype = spec["dtype"]
+    buffer = torch.frombuffer(raw, dtype=dtype) if raw else torch.empty(0, dtype=dtype)
+    assert buffer.numel() == spec["numel"], "damaged data"
+    buffer = buffer.clone().to(device)  # its own memory, not the bytearray's
+    return torch.as_strided(buffer, spec["shape"], spec["stride"], spec["offset"])
+
+
+def inputs(device: str = "cpu") -> dict[str, torch.Tensor]:
+    """q, k, v on ``device``, with the values, strides and storage offsets (inside the
+    same NaN-filled buffers) that the implementation read when attnfuzz ran it."""
+    return {role: _tensor(spec, device) for role, spec in INPUTS.items()}
+'''
+
+
+def _call(case: AttentionCase, target: tuple[str, ...]) -> str:
+    if target[0] == "sdpa":
+        return _sdpa_call(case, target[2])
+    return _imported_call(target[3])
+
+
+def _sdpa_call(case: AttentionCase, backend: str) -> str:
+    lines = [
+        "def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:",
+        '    """The call under test, as attnfuzz makes it."""',
+        '    torch.backends.cuda.matmul.allow_tf32 = INPUT_PRECISION == "tf32"',
+        "    kwargs = {}",
+    ]
+    if case.causal:
+        if case.alignment == "bottom_right":
+            lines.append("    # attnfuzz's bottom-right mask: SDPA's causal_lower_right.")
+            lines.append("    kwargs[\"attn_mask\"] = causal_lower_right(q.shape[2], k.shape[2])")
+        else:
+            lines.append("    # attnfuzz's top-left mask: SDPA's causal_upper_left (is_causal).")
+            lines.append("    kwargs[\"attn_mask\"] = causal_upper_left(q.shape[2], k.shape[2])")
+    lines += [
+        "    if q.shape[1] != k.shape[1]:",
+        "        kwargs[\"enable_gqa\"] = True  # KV heads are shared, not repeated",
+        f"    with sdpa_kernel(SDPBackend.{backend}):",
+        "        out = F.scaled_dot_product_attention(q, k, v, scale=SCALE, **kwargs)",
+        '    return {"out": out}',
+    ]
+    return "\n".join(lines)
+
+
+_FUNCTION_CODE = '''
+def function():
+    """MODULE's FUNCTION, imported as attnfuzz imports it."""
+    if MODULE.endswith(".py"):
+        path = pathlib.Path(MODULE)
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[path.stem] = module
+        spec.loader.exec_module(module)
+    else:
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        module = importlib.import_module(MODULE)
+    fn = module
+    for part in FUNCTION.split("."):  # a qualified name: Class.method
+        fn = getattr(fn, part)
+    return fn
+
+
+def results(got: object) -> dict:
+    """out and, if returned, the LSE, from a tensor or a tuple (out, lse, ...)."""
+    if isinstance(got, torch.Tensor):
+        return {"out": got}
+    if isinstance(got, (tuple, list)) and got and isinstance(got[0], torch.Tensor):
+        found = {"out": got[0]}
+        if len(got) > 1 and isinstance(got[1], torch.Tensor):
+            found["lse"] = got[1]
+        return found
+    raise AssertionError(f"returned {type(got).__name__}, not a tensor or (out, lse, ...)")
+'''
+
+_CONVENTION_CALLS = {
+    "attnfuzz": '''
+def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """The call under test, by the attnfuzz convention: (B, H, S, D) tensors."""
+    return results(function()(q, k, v, causal=CAUSAL, scale=SCALE, alignment=ALIGNMENT))
+''',
+    "sdpa": '''
+def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """The call under test, by scaled_dot_product_attention's convention: (B, H, S, D)
+    tensors, is_causal top-left aligned, GQA by enable_gqa."""
+    gqa = q.shape[1] != k.shape[1]
+    return results(function()(q, k, v, is_causal=CAUSAL, scale=SCALE, enable_gqa=gqa))
+''',
+    "flash_attn": '''
+def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """The call under test, by flash_attn_func's convention: (B, S, H, D) tensors (views of
+    the same memory, no copy), causal bottom-right aligned, GQA by head count."""
+    qs, ks, vs = (t.transpose(1, 2) for t in (q, k, v))
+    found = results(function()(qs, ks, vs, softmax_scale=SCALE, causal=CAUSAL))
+    found["out"] = found["out"].transpose(1, 2)  # back to (B, H, S, D)
+    return found
+''',
+}
+
+
+def _imported_call(convention: str) -> str:
+    return _FUNCTION_CODE.strip("\n") + "\n\n\n" + _CONVENTION_CALLS[convention].strip("\n")
+
+
+_CHECK_CODE = '''
+def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """Attention from its definition, in float64 on the CPU: out and the log-sum-exp."""
+    q, k, v = (t.double().cpu() for t in (q, k, v))
+    group = q.shape[1] // k.shape[1]  # GQA: query head h reads KV head h // group
+    k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
+    scale = SCALE if SCALE is not None else q.shape[-1] ** -0.5
+    scores = scale * (q @ k.transpose(-1, -2))
+    sq, sk = scores.shape[-2:]
+    i, j = torch.arange(sq)[:, None], torch.arange(sk)[None, :]
+    if not CAUSAL:
+        visible = torch.ones(sq, sk, dtype=torch.bool)
+    elif ALIGNMENT == "bottom_right":
+        visible = j <= i + (sk - sq)
+    else:
+        visible = j <= i
+    scores = scores.masked_fill(~visible, -math.inf)
+    sees_a_key = visible.any(dim=-1, keepdim=True)  # a row that sees none gives 0
+    probs = torch.where(sees_a_key, torch.softmax(scores, dim=-1), 0.0)
+    return {"out": probs @ v, "lse": torch.logsumexp(scores, dim=-1)}
+
+
+def compare(name: str, got: torch.Tensor, want: torch.Tensor, bound: torch.Tensor) -> bool:
+    """Print how ``got`` compares with ``want`` within ``bound``; True if all are within."""
+    got = got.detach().double().cpu()
+    if got.numel() == 0:
+        print(f"ok {name}: empty")
+        return True
+    bound = torch.broadcast_to(bound, want.shape)
+    err = (got - want).abs()
+    # As attnfuzz judges: an exact value past the dtype's largest by more than its bound
+    # must come back as an infinity of its sign, one within its bound of it may; other
+    # non-finite exact values (an LSE of -inf) must come back exactly.
+    limit = torch.finfo(RESULT_DTYPE[name]).max
+    want = torch.where(want.abs() - bound > limit, want.sign() * math.inf, want)
+    same_inf = torch.isinf(got) & (got.sign() == want.sign())
+    err = torch.where((want.abs() + bound > limit) & same_inf, 0.0, err)
+    err = torch.where(torch.isfinite(want), err, torch.where(got == want, 0.0, math.inf))
+    err = err.nan_to_num(nan=math.inf)
+    ratio = torch.where(bound > 0, err / bound, torch.where(err > 0, math.inf, 0.0))
+    outside = int((ratio > 1).sum())
+    at = tuple(int(i) for i in torch.unravel_index(ratio.argmax(), ratio.shape))
+    print(f"{'FAIL' if outside else 'ok'} {name}: {outside} of {got.numel()} elements outside "
+          f"the bound; worst error/bound {float(ratio[at]):.3g} at index {at}:")
+    print(f"  got {float(got[at])!r}, want {float(want[at])!r}, |error| {float(err[at]):.3g}, "
+          f"bound {float(bound[at]):.3g}")
+    print(f"  non-finite: got has {int(got.isnan().sum())} NaN and {int(got.isinf().sum())} "
+          f"infinite elements; want has {int((~torch.isfinite(want)).sum())} non-finite")
+    return outside == 0
+
+
+def agrees(name: str, plain: torch.Tensor, embedded: torch.Tensor, scale: float) -> bool:
+    """The plain reference and attnfuzz's oracle agree to 1e-9, relative to ``scale``."""
+    close = (plain - embedded).abs() <= 1e-9 * (embedded.abs() + scale)
+    if bool((close | (plain == embedded)).all()):
+        return True
+    print(f"the plain reference disagrees with attnfuzz's oracle on {name}", file=sys.stderr)
+    return False
+
+
+def returned(name: str, got: object, shape: tuple, dtype=None, device=None) -> bool:
+    """The result is a tensor of the expected shape (and dtype and device, where given),
+    as attnfuzz requires."""
+    if not isinstance(got, torch.Tensor):
+        print(f"FAIL {name}: returned {type(got).__name__}, not a tensor")
+        return False
+    for what, have, expected in (("shape", tuple(got.shape), shape), ("dtype", got.dtype, dtype),
+                                 ("device", got.device, device)):
+        if expected is not None and have != expected:
+            print(f"FAIL {name}: returned {what} {have}, expected {expected}")
+            return False
+    return True
+'''
+
+_MAIN_CODE = '''
+def main() -> int:
+    print(f"case: {CASE}")
+    print(f"implementation: {IMPLEMENTATION}, on {DEVICE} (torch {torch.__version__})")
+    if not __debug__:
+        print("run this without -O: its verdict is an assert", file=sys.stderr)
+        return 2
+    if sys.byteorder != "little":
+        print("the data in this script is little-endian, this machine is not", file=sys.stderr)
+        return 2
+    if DEVICE == "cuda" and not torch.cuda.is_available():
+        print(f"this reproducer needs a CUDA GPU: torch {torch.__version__} sees none "
+              "(torch.cuda.is_available() is False)", file=sys.stderr)
+        return 2
+    if DEVICE == "cuda":
+        print(f"GPU: {torch.cuda.get_device_name()}")
+
+    x = inputs(DEVICE)
+    # The whole buffers, to check afterwards that the call left its inputs alone.
+    buffers = {r: t.as_strided((INPUTS[r]["numel"],), (1,), 0) for r, t in x.items()}
+    before = {r: b.clone() for r, b in buffers.items()}
+@NOTE@
+    got = call(x["q"], x["k"], x["v"])
+    if DEVICE == "cuda":
+        torch.cuda.synchronize()  # an asynchronous CUDA error in the call surfaces here
+
+    want = {name: _tensor(spec) for name, spec in WANT.items()}
+    bound = {name: _tensor(spec) for name, spec in BOUND.items()}
+    cpu = inputs()
+    plain = reference(cpu["q"], cpu["k"], cpu["v"])
+    v_max = float(cpu["v"].double().abs().max()) if cpu["v"].numel() else 0.0
+    lse = want["lse"][torch.isfinite(want["lse"])]
+    lse_max = float(lse.abs().max()) if lse.numel() else 0.0
+    if not (agrees("out", plain["out"], want["out"], v_max)
+            and agrees("lse", plain["lse"], want["lse"], 1.0 + lse_max)):
+        return 2
+    print("reference: the plain float64 attention in reference() agrees with the embedded one")
+
+    failed = []
+    q = x["q"]
+    if returned("out", got.get("out"), tuple(want["out"].shape), DTYPE, q.device):
+        if not compare("out", got["out"], want["out"], bound["out"]):
+            failed.append("out")
+    else:
+        failed.append("out")
+    if "lse" in got:
+        if not returned("lse", got["lse"], tuple(want["lse"].shape)):
+            failed.append("lse")
+        elif not compare("lse", got["lse"], want["lse"], bound["lse"]):
+            failed.append("lse")
+    for role, buffer in buffers.items():
+        same = (buffer == before[role]) | (buffer.isnan() & before[role].isnan())
+        if not bool(same.all()):
+            print(f"FAIL input {role} modified: {int((~same).sum())} elements of its buffer")
+            failed.append(f"input {role}")
+
+    # While the bug is present this fails (exit status 1); once it is fixed, it passes.
+    assert not failed, f"outside the bound or wrong: {', '.join(failed)}"
+    print("OK: within bound")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
+
+
+def _main(record: dict, name: str) -> str:
+    if record.get("crash"):
+        note = _comment(f"When attnfuzz ran it, this call raised {_first_line(record['crash'])}; "
+                        "until that is fixed, the traceback it prints is the finding.", "    ")
+    elif not record.get("diagnosis"):
+        note = _comment("When attnfuzz ran it, this call faulted on the GPU (the process's CUDA "
+                        "context was lost, so no result was recorded): expect a CUDA error "
+                        "here or at the synchronize below. CUDA_LAUNCH_BLOCKING=1 pins it to "
+                        f"the launch; compute-sanitizer --tool memcheck python3 {name} names "
+                        "the faulting access.", "    ")
+    else:
+        note = []
+    return _MAIN_CODE.replace("@NOTE@\n", "".join(f"{line}\n" for line in note))
+
+
+__all__ = ["ExportError", "export", "script"]
