@@ -59,6 +59,8 @@ _PUBLIC = {
     "Property": "attnfuzz.properties.checks",
     "check": "attnfuzz.properties.run.harness",
     "replay": "attnfuzz.properties.run.harness",
+    "fuzz_test": "attnfuzz.properties.run.plugin",
+    "Support": "attnfuzz.properties.implementations.support",
     "Implementation": "attnfuzz.properties.implementations",
     "register": "attnfuzz.properties.implementations",
     "Verdict": "attnfuzz.reference",

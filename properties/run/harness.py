@@ -151,6 +151,7 @@ def check(
     campaign: Campaign | None = None,
 ) -> list[Verdict]:
     """Run a property inside a Hypothesis test; fail with a diagnosis and a dump."""
+    __tracebackhide__ = True  # pytest: the failure is the message, not this frame
     from hypothesis import event, target
     from hypothesis.control import current_build_context
 

@@ -1,0 +1,228 @@
+"""The pytest plugin, and ``fuzz_test``: attnfuzz in any project's test suite.
+
+Installed with attnfuzz, the plugin loads through its ``pytest11`` entry
+point (``-p no:attnfuzz`` turns it off), so a user's repository needs nothing
+copied: one line makes a test of an attention function,
+
+    test_mine = attnfuzz.fuzz_test(my_attention, convention="flash_attn",
+                                   supports=attnfuzz.Support(head_dims=(64, 128)))
+
+and the run gets what attnfuzz's own suite has:
+
+- the backend chosen before any test module decorates a Triton kernel
+  (``@triton.jit`` reads ``TRITON_INTERPRET`` then): compiled on a GPU,
+  Triton's interpreter on a CPU, or ``ATTNFUZZ_BACKEND``;
+- one Hypothesis seed per run, printed in the header and handed to every
+  xdist worker, so ``pytest -n auto --hypothesis-seed=N`` and ``pytest
+  --hypothesis-seed=N`` draw the same cases; a failing test's report names
+  the command that reruns it;
+- shrunk failing cases dumped with their replay command (``--attnfuzz-dump-dir``);
+- the worst error/bound ratio per implementation and dtype at the end.
+
+Derandomized Hypothesis tests keep their own seeds (Hypothesis' rule).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shlex
+from collections.abc import Callable
+
+from attnfuzz.properties import backend
+
+# Import time is before the test modules are collected: the earliest there is.
+BACKEND = backend.configure()
+GPU_INDEX = backend.bind_worker_gpu()
+
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+# No explain phase: it reruns a failing kernel many times for little news.
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
+# Kernel cases are slow and large by nature; the recorder spans examples on purpose.
+SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large,
+              HealthCheck.function_scoped_fixture]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--attnfuzz-dump-dir",
+        default=None,
+        help="where shrunk failing cases are dumped (default: $ATTNFUZZ_DUMP_DIR or "
+        ".attnfuzz/failures)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    import hypothesis.core
+
+    if config.getoption("attnfuzz_dump_dir"):
+        os.environ["ATTNFUZZ_DUMP_DIR"] = os.path.abspath(config.getoption("attnfuzz_dump_dir"))
+
+    worker = getattr(config, "workerinput", None)
+    if worker is not None and "attnfuzz_seed" in worker:
+        seed = worker["attnfuzz_seed"]
+    else:
+        seed = config.getoption("hypothesis_seed", None) or os.environ.get("ATTNFUZZ_SEED")
+        seed = str(seed) if seed is not None else str(random.SystemRandom().randrange(2**32))
+    config.option.hypothesis_seed = seed
+    config.attnfuzz_seed = seed  # type: ignore[attr-defined]
+    hypothesis.core.global_force_seed = int(seed) if seed.isdigit() else seed
+
+    # xdist's default 'load' scheduling hands out a quarter of the tests up
+    # front, so minutes-long property tests queue behind each other on one
+    # worker while the others idle.  Work stealing rebalances as workers run
+    # dry.  An explicit --dist is left alone.
+    explicit = any(a.startswith("--dist") for a in config.invocation_params.args)
+    if getattr(config.option, "dist", "no") == "load" and not explicit:
+        config.option.dist = "worksteal"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:  # xdist: the same seed on every worker
+    node.workerinput["attnfuzz_seed"] = node.config.attnfuzz_seed
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    bound = [f"attnfuzz: bound to cuda:{GPU_INDEX}"] if GPU_INDEX is not None else []
+    return [
+        backend.describe(),
+        *bound,
+        f"attnfuzz: hypothesis profile {settings.default._current_profile}, "  # type: ignore[attr-defined]
+        f"seed {config.attnfuzz_seed} (rerun with --hypothesis-seed={config.attnfuzz_seed})",
+    ]
+
+
+def reproduce_command(config: pytest.Config, nodeid: str) -> str:
+    profile = settings.default._current_profile  # type: ignore[attr-defined]
+    return (
+        f"pytest {shlex.quote(nodeid)} --hypothesis-seed={config.attnfuzz_seed} "
+        f"--hypothesis-profile={profile} -p no:xdist"
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if report.when == "call" and report.failed:
+        report.sections.append(
+            ("attnfuzz: reproduce", reproduce_command(item.config, item.nodeid))
+        )
+    return report
+
+
+# Pairs whose worst case came this near its bound also get that case printed:
+# the first place to look when a kernel or a bound changes.
+NEAR_BOUND = 0.95
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """Worst error/bound ratio per (implementation, dtype), gathered from every worker."""
+    worst: dict[tuple[str, str], tuple[float, str, str]] = {}
+    cases: dict[tuple[str, str], int] = {}
+    for reports in terminalreporter.stats.values():
+        for rep in reports:
+            for key, value in getattr(rep, "user_properties", ()):
+                if key != "attnfuzz_ratio":
+                    continue
+                impl, dtype, ratio, count, check, case = value
+                k = (impl, dtype)
+                cases[k] = cases.get(k, 0) + count
+                if ratio > worst.get(k, (-1.0, "", ""))[0]:
+                    worst[k] = (ratio, check, case)
+    if not worst:
+        return
+    tr = terminalreporter
+    w = max(16, *(len(impl) + 2 for impl, _ in worst))
+    tr.section("attnfuzz: worst error/bound ratio (passes iff <= 1)")
+    tr.write_line(f"{'implementation':<{w}}{'dtype':<12}{'cases':>7}  {'worst':>9}  check")
+    for (impl, dtype), (ratio, check, _) in sorted(worst.items()):
+        tr.write_line(f"{impl:<{w}}{dtype:<12}{cases[(impl, dtype)]:>7}  {ratio:>9.4g}  {check}")
+    near = [(k, w) for k, w in sorted(worst.items()) if w[0] >= NEAR_BOUND and w[2]]
+    if near:
+        tr.write_line(f"nearest the bound (ratio >= {NEAR_BOUND}):")
+        for (impl, dtype), (ratio, check, case) in near:
+            tr.write_line(f"  {impl} {dtype} {ratio:.4g} {check}: {case}")
+    tr.write_line(f"seed {config.attnfuzz_seed}")
+
+
+@pytest.fixture
+def attnfuzz_recorder(record_property):
+    """Make Recorders whose worst ratios reach the summary (also from xdist workers)."""
+    from attnfuzz.properties.run.harness import Recorder
+
+    made: dict[tuple[str, str], Recorder] = {}
+
+    def make(implementation: str, dtype: str) -> Recorder:
+        key = (implementation, dtype)
+        if key not in made:
+            made[key] = Recorder(implementation, dtype)
+        return made[key]
+
+    yield make
+    for rec in made.values():
+        if rec.count:
+            record_property("attnfuzz_ratio", rec.as_property())
+
+
+def fuzz_test(
+    fn: Callable,
+    *,
+    convention: str = "attnfuzz",
+    supports=None,
+    properties: tuple[str, ...] | None = None,
+    dtypes: tuple[str, ...] | None = None,
+    max_examples: int | None = None,
+) -> Callable:
+    """A pytest test that fuzzes the attention function ``fn``: one test per
+    (property, dtype), every property that applies unless ``properties``
+    names some, every dtype ``supports`` declares unless ``dtypes`` names
+    some.  ``max_examples`` per test defaults to the loaded Hypothesis
+    profile's.  Assign the result to a ``test_`` name in a test module."""
+    from attnfuzz.properties import checks, implementations
+    from attnfuzz.properties.run import harness
+
+    impl = implementations.of_function(fn, convention, supports)
+    if isinstance(properties, str) or isinstance(dtypes, str):
+        raise TypeError("properties and dtypes must be tuples of names, not one string")
+    for name in properties or ():
+        checks.get(name)
+    chosen = [p for p in properties or checks.PROPERTIES if checks.get(p).applies(impl)]
+    if not chosen:
+        raise ValueError(f"properties: none of {properties} applies to {impl.name}")
+    unknown = [d for d in dtypes or () if d not in impl.dtypes]
+    if unknown:
+        raise ValueError(f"dtypes: {unknown} are not among those {impl.name} supports "
+                         f"({', '.join(impl.dtypes)})")
+    if max_examples is not None and (isinstance(max_examples, bool)
+                                     or not isinstance(max_examples, int) or max_examples < 1):
+        raise ValueError(f"max_examples must be a positive int or None, got {max_examples!r}")
+    rounds = [(p, d) for p in chosen for d in dtypes or impl.dtypes]
+    options = dict(deadline=None, phases=PHASES, suppress_health_check=SUPPRESSED)
+    if max_examples is not None:
+        options["max_examples"] = max_examples
+
+    # The recorder of the running test: not an argument of ``fuzz``, whose
+    # arguments Hypothesis prints with every falsifying example.
+    running: dict[str, object] = {}
+
+    @settings(**options)
+    @given(data=st.data())
+    def fuzz(data, prop: str, dtype: str) -> None:
+        __tracebackhide__ = True
+        case = data.draw(checks.get(prop).cases(impl, dtype), label="case")
+        harness.check(prop, impl.name, case, recorder=running["recorder"])
+
+    @pytest.mark.parametrize("attnfuzz_round", rounds, ids=[f"{p}-{d}" for p, d in rounds])
+    def test(attnfuzz_round: tuple[str, str], attnfuzz_recorder) -> None:
+        __tracebackhide__ = True
+        prop, dtype = attnfuzz_round
+        if dtype == "bfloat16" and not backend.supports_bf16():
+            pytest.skip("bfloat16 arithmetic is wrong in Triton's interpreter; run it on a GPU")
+        running["recorder"] = attnfuzz_recorder(impl.name, dtype)
+        fuzz(prop=prop, dtype=dtype)
+
+    test.__doc__ = f"attnfuzz: {impl.description}"
+    return test
