@@ -198,6 +198,12 @@ def _first_line(text: object) -> str:
     return lines[0][:300] if lines else ""
 
 
+def _faulted(record: dict) -> bool:
+    """A dump written when the GPU faulted: it records neither a diagnosis nor a crash."""
+    gpu = (record.get("versions") or {}).get("backend") == "gpu"
+    return gpu and not record.get("diagnosis") and not record.get("crash")
+
+
 def _finding(record: dict) -> tuple[str, str]:
     """(what attnfuzz recorded, what the script shows), in plain words."""
     if record.get("crash"):
@@ -206,6 +212,9 @@ def _finding(record: dict) -> tuple[str, str]:
                 "Passed the inputs below, the implementation raises instead of returning; "
                 "the script makes the call and lets the exception show.")
     diagnosis = [d for d in record.get("diagnosis") or [] if isinstance(d, dict)]
+    if not diagnosis and not _faulted(record):
+        return ("no failure (a dump written by hand, of a case that passed)",
+                "Passed the inputs below, the implementation is checked as attnfuzz checks it.")
     if not diagnosis:
         return ("no result: the call faulted on the GPU (an illegal memory access or a "
                 "misaligned address), which ends the process's CUDA context",
@@ -628,7 +637,7 @@ def _main(record: dict, name: str) -> str:
     if record.get("crash"):
         note = _comment(f"When attnfuzz ran it, this call raised {_first_line(record['crash'])}; "
                         "until that is fixed, the traceback it prints is the finding.", "    ")
-    elif not record.get("diagnosis"):
+    elif _faulted(record):
         note = _comment("When attnfuzz ran it, this call faulted on the GPU (the process's CUDA "
                         "context was lost, so no result was recorded): expect a CUDA error "
                         "here or at the synchronize below. CUDA_LAUNCH_BLOCKING=1 pins it to "
