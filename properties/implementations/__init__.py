@@ -98,12 +98,16 @@ def of_function(
     adapt = conventions.get(convention)
     module = getattr(fn, "__module__", None) or "__main__"
     qualname = getattr(fn, "__qualname__", getattr(fn, "__name__", ""))
-    if module == "__main__" or "<" in qualname:
-        file = inspect.getsourcefile(fn) if module == "__main__" else None
-        if file is None or "<" in qualname:
-            raise ValueError(f"fn {qualname or fn!r}: needs a module-level function, so that a "
-                             "dump can import it again")
-        module = file
+    if "<" in qualname:
+        raise ValueError(f"fn {qualname}: needs a module-level function, so that a dump can "
+                         "import it again")
+    if "." not in module:
+        # A top-level module (a test's sibling, a script) is importable where
+        # pytest put it on the path, not necessarily where a replay runs: by file.
+        file = inspect.getsourcefile(fn)
+        if file is None:
+            raise ValueError(f"fn {qualname}: has no source file, so a dump cannot import it")
+        module = str(Path(file).resolve())
     name = f"{module}:{qualname}@{convention}"
     if declared.spec():
         name += f"#{declared.spec()}"
@@ -120,6 +124,8 @@ def _import(module_name: str, name: str) -> object:
                 raise ImportError(f"no file {path}")
             module = importlib.util.module_from_spec(spec)
             sys.modules[path.stem] = module
+            if str(path.parent) not in sys.path:  # its own sibling imports
+                sys.path.insert(0, str(path.parent))
             spec.loader.exec_module(module)
             return module
         if os.getcwd() not in sys.path:
