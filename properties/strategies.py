@@ -478,13 +478,20 @@ def outside(
     *,
     expressible: tuple[str, ...] = ALIGNMENTS,
     max_seq: int = 130,
+    limits: tuple[str, ...] | None = None,
 ) -> AttentionCase:
     """An attention case that breaks exactly one limit ``support`` declares
-    (see ``OUTSIDE``): what an implementation must refuse, or answer right."""
-    limits = broken_limits(support, expressible)
-    if not limits:
+    (see ``OUTSIDE``; optionally one of ``limits``): what an implementation
+    must refuse, or answer right."""
+    can = broken_limits(support, expressible)
+    if limits is not None:
+        _known(limits, "limits", tuple(OUTSIDE))
+        can = [name for name in can if name in limits]
+    if not can:
         raise InvalidArgument(f"support {support.spec() or 'of everything'} declares no limit "
-                              "that a case can break")
+                              f"{'of ' + repr(limits) + ' ' if limits else ''}that a case can "
+                              "break")
+    limits = can
     aligns = tuple(a for a in support.alignments if a in expressible)
     case = draw(attention_cases(dtype, max_seq=max_seq, alignments=aligns, support=support))
     name = draw(st.sampled_from(limits))

@@ -2,8 +2,8 @@
 
 A check passes iff ``max |got - want| / bound <= 1``.  The verdict names the
 worst element so a failure says where to look, not just that something broke,
-and the kind of finding it is: an infinity where the exact value is finite is
-an ``overflow`` (an intermediate left the dtype's range), apart from other
+and the kind of finding it is: an infinity anywhere the exact value is finite
+is an ``overflow`` (an intermediate left the dtype's range), apart from other
 ``wrong`` answers.
 """
 
@@ -93,6 +93,9 @@ def compare(
     flat = int(torch.argmax(ratio))
     index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), ratio.shape))
     g, w = float(got64.flatten()[flat]), float(want.flatten()[flat])
+    # An infinity anywhere the exact value is finite: an intermediate overflowed
+    # (its NaNs, inf - inf, follow from it).
+    overflow = bool((torch.isinf(got64) & torch.isfinite(want) & (ratio > 1)).any())
     return Verdict(
         check,
         float(ratio.flatten()[flat]),
@@ -101,5 +104,5 @@ def compare(
         index,
         g,
         w,
-        "overflow" if math.isinf(g) and math.isfinite(w) else "wrong",
+        "overflow" if overflow else "wrong",
     )

@@ -291,8 +291,12 @@ def write_dump(
 
     # A campaign run inside pytest is still a campaign, not the test around it.
     nodeid = "" if campaign else os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-    name = nodeid or f"{prop}-{impl_name}-{case.dtype}"
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[-80:]
+    def clean(text: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+
+    # Long implementation names (a path, a support spec) lose their start, not the property.
+    slug = clean(nodeid)[-80:] if nodeid else (
+        f"{prop}-{clean(impl_name)[-60:].strip('_')}-{case.dtype}")
     root = Path(root or (campaign and campaign.dump_dir) or dump_root()).resolve()
     path = _fresh_dir(root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
     if campaign is not None:
