@@ -1,0 +1,272 @@
+"""``attnfuzz replay DUMP --export FILE``: a dump as a script for an upstream bug report.
+
+The script must stand alone: it runs here in a new process that cannot import
+attnfuzz at all (``sys.modules["attnfuzz"] = None``), from a temporary
+directory, with only the user module's directory on ``PYTHONPATH``.  Dumps
+come from the planted-bug functions of ``tests/user_attention.py`` (written
+with ``harness.write_dump``, their diagnosis from a real run), from the
+committed GPU dumps of PyTorch's SDPA backends, and from a crashing function.
+Cases are fixed; their values come from their own seeds.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from attnfuzz.properties import checks
+from attnfuzz.properties.model.cases import AttentionCase, MatmulCase
+from attnfuzz.properties.model.layouts import named
+from attnfuzz.properties.model.values import Values
+from attnfuzz.properties.run import cli, export, harness
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULE = "tests.user_attention"
+RESULTS = ROOT / "benchmarks" / "results" / "gpu-fuzz-2026-11-30"
+SDPA_DUMPS = sorted((RESULTS / "sdpa-dumps").iterdir())
+FLASH_DUMP = RESULTS / "sdpa-dumps" / "oracle-sdpa_flash-20261130-055938-992"
+# Runs a script as __main__ where importing attnfuzz fails.
+NO_ATTNFUZZ = ("import runpy, sys; sys.modules['attnfuzz'] = None; "
+               "runpy.run_path(sys.argv[1], run_name='__main__')")
+
+# Each convention's planted bug (the last key of every row dropped) shows on
+# these: the last query row sees the last key under every mask here.  Layouts
+# give storage offsets (fused_qkv, slice_s, expand_*, offset, d_major), a
+# stride 0 (expand_*), a padded last dim (slice_d) and transposed strides.
+CASES = {
+    "attnfuzz": AttentionCase(
+        batch=2, hq=4, hkv=2, sq=5, sk=7, d=8, dv=16, causal=True, alignment="bottom_right",
+        q_layout=named("fused_qkv"), k_layout=named("slice_s"), v_layout=named("expand_batch"),
+        values=Values("normal", 1.0, seed=11),
+    ),
+    "sdpa": AttentionCase(
+        batch=1, hq=2, hkv=1, sq=6, sk=6, d=16, dv=8, dtype="float16", causal=True,
+        alignment="top_left", q_layout=named("offset"), k_layout=named("d_major"),
+        v_layout=named("slice_d"), values=Values("spike", 2.0, seed=5),
+    ),
+    "flash_attn": AttentionCase(
+        batch=2, hq=2, hkv=2, sq=3, sk=9, d=8, dv=8, dtype="float16",
+        q_layout=named("bshd"), k_layout=named("expand_heads"), v_layout=named("offset"),
+        values=Values("uniform", 3.0, seed=2),
+    ),
+}
+FUNCTIONS = {"attnfuzz": "mine", "sdpa": "sdpa_like", "flash_attn": "flash_like"}
+
+
+def _dump(root: Path, impl: str, case: AttentionCase, **kw) -> Path:
+    """A dump of ``impl`` on ``case``, its diagnosis from running it (as a campaign's)."""
+    bad = checks.failures(harness.run_property("oracle", impl, case))
+    return harness.write_dump("oracle", impl, case, bad, root=root, **kw)
+
+
+def _user_dump(tmp_path: Path, convention: str, buggy: bool = True) -> Path:
+    name = FUNCTIONS[convention] + ("_buggy" if buggy else "")
+    return _dump(tmp_path / "dumps", f"{MODULE}:{name}@{convention}", CASES[convention])
+
+
+def _export(dump: Path, out: Path) -> str:
+    assert export.export(dump, out) == out
+    return out.read_text()
+
+
+def _run(script: Path, tmp_path: Path, pythonpath: Path | None = None):
+    """The script in a fresh process without attnfuzz, from an empty directory."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["OMP_NUM_THREADS"] = "1"
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir(exist_ok=True)
+    return subprocess.run([sys.executable, "-c", NO_ATTNFUZZ, str(script)], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _as_module(path: Path):
+    """Import the script without running it: its inputs() is what a reader gets."""
+    spec = importlib.util.spec_from_file_location(f"repro_{abs(hash(path))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _storage_bytes(t: torch.Tensor) -> torch.Tensor:
+    return torch.empty(0, dtype=torch.uint8).set_(t.untyped_storage())
+
+
+def _assert_bit_exact(rebuilt: dict, saved: dict) -> None:
+    assert list(rebuilt) == list(saved)
+    for role, t in saved.items():
+        r = rebuilt[role]
+        assert (r.dtype, r.shape, r.stride(), r.storage_offset()) == \
+            (t.dtype, t.shape, t.stride(), t.storage_offset()), role
+        assert torch.equal(_storage_bytes(r), _storage_bytes(t)), f"{role}: buffer bits differ"
+
+
+def _prose(text: str) -> str:
+    """The script's comments as one line each, unwrapped."""
+    said = [ln.strip().lstrip("#").strip() for ln in text.splitlines() if ln.strip()[:1] == "#"]
+    return " ".join(said)
+
+
+def _saved(dump: Path) -> dict:
+    return torch.load(dump / "inputs.pt", map_location="cpu")
+
+
+@pytest.mark.parametrize("convention", list(CASES))
+def test_a_planted_bug_fails_its_script_and_the_fixed_twin_passes(tmp_path, convention):
+    dump = _user_dump(tmp_path, convention)
+    assert harness.load_dump(dump)[1]["diagnosis"], "the case must show the planted bug"
+    script = tmp_path / "repro.py"
+    text = _export(dump, script)
+    assert "attnfuzz" not in "".join(ln for ln in text.splitlines() if ln.startswith(
+        ("import", "from")))
+
+    # Only the user module's directory on the path: tests.user_attention lives under ROOT.
+    run = _run(script, tmp_path, pythonpath=ROOT)
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert "FAIL out" in out and "got " in out and "want " in out, out
+    assert "agrees with the embedded one" in out, out
+    assert "AssertionError" in run.stderr and "ModuleNotFoundError" not in run.stderr
+
+    fixed = tmp_path / "fixed.py"
+    buggy_line = f'FUNCTION = "{FUNCTIONS[convention]}_buggy"'
+    assert buggy_line in text
+    fixed.write_text(text.replace(buggy_line, f'FUNCTION = "{FUNCTIONS[convention]}"'))
+    run = _run(fixed, tmp_path, pythonpath=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip().endswith("OK: within bound"), run.stdout
+
+
+def test_a_dump_of_a_correct_function_by_file_path_passes(tmp_path):
+    user = tmp_path / "user" / "user_attention.py"
+    user.parent.mkdir()
+    shutil.copy(ROOT / "tests" / "user_attention.py", user)
+    dump = _dump(tmp_path / "dumps", f"{user}:flash_like@flash_attn", CASES["flash_attn"])
+    script = tmp_path / "repro.py"
+    text = _export(dump, script)
+    assert f'MODULE = "{user}"' in text
+    run = _run(script, tmp_path)  # imported by its path: nothing on PYTHONPATH
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "OK: within bound" in run.stdout
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_the_scripts_inputs_are_the_saved_tensors_bit_for_bit(tmp_path, dtype):
+    case = AttentionCase(
+        batch=2, hq=2, hkv=1, sq=4, sk=5, d=8, dv=8, dtype=dtype, causal=True,
+        q_layout=named("slice_s"), k_layout=named("expand_batch"), v_layout=named("fused_qkv"),
+        values=Values("subnormal", 1.0, seed=3),
+    )
+    dump = _dump(tmp_path, f"{MODULE}:mine@attnfuzz", case)
+    saved = _saved(dump)
+    # Bit patterns a decimal or float round trip would lose, in the NaN padding and in the
+    # views: infinities, -0.0, the smallest subnormal, NaNs with payloads and signs.
+    bits = {torch.float32: torch.int32, torch.float16: torch.int16, torch.bfloat16: torch.int16}
+    patterns = {torch.float32: [0x7F800000, -0x00800000, -0x80000000, 1, 0x7FC00123, -0x3FF0],
+                torch.float16: [0x7C00, -0x0400, -0x8000, 1, 0x7E05, -0x01FF],
+                torch.bfloat16: [0x7F80, -0x0080, -0x8000, 1, 0x7FC1, -0x003F]}
+    for t in saved.values():
+        raw = torch.empty(0, dtype=t.dtype).set_(t.untyped_storage()).view(bits[t.dtype])
+        for n, p in enumerate(patterns[t.dtype]):
+            raw[(7 * n + 3) % raw.numel()] = p
+    torch.save(saved, dump / "inputs.pt")
+    assert all(t.storage_offset() for t in saved.values())
+
+    script = tmp_path / "repro.py"
+    _export(dump, script)
+    _assert_bit_exact(_as_module(script).inputs(), _saved(dump))
+
+
+def test_a_crash_is_left_to_show(tmp_path):
+    user = tmp_path / "user" / "crashy.py"
+    user.parent.mkdir()
+    user.write_text("def attend(q, k, v, **kw):\n"
+                    "    raise IndexError('planted: index 7 is out of bounds')\n")
+    case = CASES["attnfuzz"]
+    dump = harness.write_dump("oracle", f"{user}:attend@attnfuzz", case, [], root=tmp_path,
+                              crash=IndexError("planted: index 7 is out of bounds"))
+    script = tmp_path / "repro.py"
+    text = _export(dump, script)
+    assert "this call raised IndexError: planted: index 7" in _prose(text)
+    run = _run(script, tmp_path)
+    assert run.returncode == 1
+    assert "IndexError: planted: index 7 is out of bounds" in run.stderr, run.stderr
+
+
+def test_an_sdpa_gpu_dump_exports_on_the_cpu(tmp_path):
+    script = tmp_path / "repro.py"
+    text = _export(FLASH_DUMP, script)
+    compile(text, str(script), "exec")
+    for needed in ("sdpa_kernel(SDPBackend.FLASH_ATTENTION)", "causal_lower_right(",
+                   "scaled_dot_product_attention(", 'DEVICE = "cuda"', "def inputs("):
+        assert needed in text
+    assert "faulted on the GPU" in _prose(text)
+    _assert_bit_exact(_as_module(script).inputs(), _saved(FLASH_DUMP))
+    if not torch.cuda.is_available():
+        run = _run(script, tmp_path)
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert "needs a CUDA GPU" in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("dump", SDPA_DUMPS, ids=[d.name for d in SDPA_DUMPS])
+def test_the_committed_sdpa_repros_say_they_need_a_gpu(tmp_path, dump):
+    """The committed scripts (benchmarks/.../repros) hold these dumps' inputs and stop
+    with one clear line, exit 2, on a machine without CUDA."""
+    committed = RESULTS / "repros" / f"{dump.name}.py"
+    text = committed.read_text()
+    compile(text, str(committed), "exec")
+    _assert_bit_exact(_as_module(committed).inputs(), _saved(dump))
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the script would run the call")
+    run = _run(committed, tmp_path)
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert "needs a CUDA GPU" in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+def test_the_command_writes_the_script(capsys, tmp_path, monkeypatch):
+    dump = _user_dump(tmp_path, "attnfuzz")
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["replay", str(dump), "--export", "repro.py"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert out == "wrote repro.py: python3 repro.py\n"
+    assert (tmp_path / "repro.py").read_text() == export.script(dump, name="repro.py")
+
+
+def _one_line(err: str) -> str:
+    assert "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
+    good = _user_dump(tmp_path, "attnfuzz")
+    metamorphic = harness.write_dump("metamorphic", f"{MODULE}:mine@attnfuzz", CASES["attnfuzz"],
+                                     [], root=tmp_path / "m")
+    builtin = harness.write_dump("oracle", "matmul", MatmulCase(), [], root=tmp_path / "b")
+    not_a_dump = tmp_path / "empty"
+    not_a_dump.mkdir()
+    rows = [
+        (not_a_dump, "repro.py", "no case.json"),
+        (tmp_path / "nonexistent", "repro.py", "not found"),
+        (metamorphic, "repro.py", "oracle dumps only"),
+        (builtin, "repro.py", "matmul is not exported"),
+        (good, str(tmp_path / "no" / "such" / "dir" / "repro.py"), "cannot write the script"),
+        (good, str(tmp_path), "cannot write the script"),
+    ]
+    for dump, out_file, fragment in rows:
+        code = cli.main(["replay", str(dump), "--export", out_file])
+        out, err = capsys.readouterr()
+        assert code == 2, (dump, out + err)
+        line = _one_line(err)
+        assert line.startswith("attnfuzz replay: error: ") and fragment in line, line
+    assert not (tmp_path / "repro.py").exists()
