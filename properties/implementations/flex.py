@@ -20,11 +20,13 @@ ours:
 
 Rows that see no key (causal ``bottom_right`` with Sq > Sk): FlexAttention
 returns output zeros and LSE -inf there, the harness's convention, so
-nothing is mapped.  With no keys at all (Sk = 0) the CPU path raises
-(``max()`` over an empty dim), which FlexAttention does not document, so
-the harness reports it.  With no queries (Sq = 0) FlexAttention returns no
-LSE at all (``None``), and none is returned here: it would have no elements
-to compare.
+nothing is mapped.  Empty lengths, which FlexAttention does not document
+and the harness reports (it draws them only when asked): with no keys
+(Sk = 0) the CPU path raises (``max()`` over an empty dim); with no queries
+(Sq = 0) ``create_block_mask`` raises for a causal mask (vmap of
+``mask_mod`` over an empty query dim), and without one FlexAttention
+returns no LSE at all (``None``), so none is returned here: it would have
+no elements to compare.
 
 On the CPU the path is a reference, not a kernel: it materialises the
 scores in float32, applies ``mask_mod`` to every element (the block mask's
@@ -33,6 +35,15 @@ rounds the probabilities to the input dtype before the product with V.  It
 takes float32, float16 and bfloat16 and every layout of ``layouts``;
 FlexAttention documents layout requirements only for FP8 inputs, so a
 layout the compiled kernel refuses is a finding.
+
+Compiled on CUDA (seen on an H200, torch 2.11), every layout, dtype and
+mask above passes too, rows that see no key included, and ``tf32`` gets a
+kernel of its own.  Head dims below 16 (D or Dv) are refused there
+("NYI: embedding dimension ... must be at least 16", an ``InductorError``;
+``tl.dot`` needs 16): a deliberate limit, not a wrong answer, but stated
+only in that message, so until it is declared the harness reports it as a
+crash.  Each new shape, stride or dtype compiles a kernel (2 to 3 s), so a
+GPU campaign spends most of its time compiling.
 
 FlexAttention cannot write into a given output tensor (``writes_out=False``).
 """
