@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 from hypothesis import given, settings
 
 from attnfuzz.properties import checks, implementations
@@ -93,3 +94,32 @@ def test_a_file_path_imports_too(tmp_path):
 def test_the_registry_keeps_an_imported_implementation():
     name = f"{MODULE}:mine@attnfuzz"
     assert implementations.get(name) is implementations.get(name)
+
+
+def layout_dependent(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    """Right to within rounding, but with other bits for strided keys: as a
+    library that picks another GEMM for another stride."""
+    from tests.user_attention import mine
+
+    if k.is_contiguous() or causal:
+        return mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    p = torch.softmax(q.double() @ k.double().transpose(-1, -2) * scale, dim=-1)
+    return (p @ v.double()).to(q.dtype)
+
+
+def test_layout_relations_hold_a_library_to_its_bounds_and_ours_to_bits():
+    from dataclasses import replace
+
+    from attnfuzz.properties.model.cases import AttentionCase
+    from attnfuzz.properties.model.layouts import named
+    from attnfuzz.properties.model.values import Values
+
+    impl = implementations.get("tests.test_conventions:layout_dependent")
+    case = AttentionCase(sq=9, sk=33, d=32, dv=32, k_layout=named("slice_s", 4, step=2),
+                         values=Values(seed=5))
+    relations = {v.check: v for v in checks.get("metamorphic").run(impl, case)}
+    assert relations["layout independence"].ok, relations
+    promised = replace(impl, bitwise_layouts=True)
+    relations = {v.check: v for v in checks.get("metamorphic").run(promised, case)}
+    assert not relations["layout independence"].ok, relations

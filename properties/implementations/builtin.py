@@ -58,13 +58,15 @@ def _softmax(x, out, **kw):
 
 IMPLEMENTATIONS = (
     Implementation("naive", "attention", _naive, description="three-kernel attention",
-                   campaign=True),
+                   campaign=True, bitwise_layouts=True),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
-                   campaign=True),
+                   campaign=True, bitwise_layouts=True),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
-                   decode=True, campaign=True),
-    Implementation("matmul", "matmul", _matmul, description="tiled matmul", campaign=True),
+                   decode=True, campaign=True, bitwise_layouts=True),
+    Implementation("matmul", "matmul", _matmul, description="tiled matmul", campaign=True,
+                   bitwise_layouts=True),
     Implementation("matmul_nt", "matmul_nt", _matmul_nt, description="transpose-free a@b.T",
-                   campaign=True),
-    Implementation("softmax", "softmax", _softmax, description="row softmax", campaign=True),
+                   campaign=True, bitwise_layouts=True),
+    Implementation("softmax", "softmax", _softmax, description="row softmax", campaign=True,
+                   bitwise_layouts=True),
 )

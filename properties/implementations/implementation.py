@@ -36,6 +36,10 @@ class Implementation:
     campaign: bool = False  # fuzzed by a plain ``attnfuzz run``
     support: Support = field(default_factory=Support)
     expressible: tuple[str, ...] = ALIGNMENTS  # causal alignments its convention can ask for
+    # The same bits whatever the inputs' layouts.  attnfuzz's kernels promise
+    # it; a library may pick another GEMM for another stride (cuBLAS does), so
+    # relations that change a layout hold others to their bounds instead.
+    bitwise_layouts: bool = False
 
     def __post_init__(self) -> None:
         if self.op not in OPS:

@@ -310,7 +310,9 @@ def _campaign_round(
         for failure in failures:
             tally.kinds += getattr(failure, "kinds", None) or ["wrong"]
             lines = str(failure).splitlines()
-            print(lines[0] if lines else type(failure).__name__, file=sys.stderr)
+            # A crash's second line is its error: what the user needs first.
+            shown = lines[:2] if "crash" in getattr(failure, "kinds", ()) else lines[:1]
+            print("\n".join(shown) or type(failure).__name__, file=sys.stderr)
             for line in lines:
                 if line.strip().startswith("dump:"):
                     tally.dumps.append(line.split("dump:", 1)[1].strip())

@@ -172,9 +172,10 @@ def check(
     if _LOST_CONTEXT:
         # Every CUDA call in this process now fails; say so rather than blame
         # whatever example Hypothesis tries next (its shrinking is moot here).
-        raise AssertionError(
+        raise Finding(
             f"{prop}: {impl_name} did not run: this process lost its CUDA context earlier, "
-            f"{_LOST_CONTEXT[0]}\n  dump of that case: {_LOST_CONTEXT[1]}"
+            f"{_LOST_CONTEXT[0]}\n  dump of that case: {_LOST_CONTEXT[1]}",
+            ["memory"],
         )
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
