@@ -186,6 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--seed", type=int, help="campaign seed (default: random, printed)")
     run.add_argument(
+        "--shrink-seconds", type=_seconds, default=None,
+        help="at most this long shrinking each failure (default: Hypothesis' 300; an "
+        "implementation that compiles per shape can spend all of it on one failure)",
+    )
+    run.add_argument(
         "--dump-dir", default=None,
         help="where failing cases are written (default: $ATTNFUZZ_DUMP_DIR or .attnfuzz/failures)",
     )
@@ -326,6 +331,15 @@ def _campaign_round(
             tally.families.add(case.values.family)
 
 
+def _bound_shrinking(seconds: float) -> None:
+    """Cap Hypothesis' time shrinking one failure (a module constant of its engine)."""
+    from hypothesis.internal.conjecture import engine
+
+    if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
+        raise UsageError("--shrink-seconds: this Hypothesis version has no shrink time limit")
+    engine.MAX_SHRINKING_SECONDS = seconds
+
+
 class ContextLost(Exception):
     """A kernel killed this process's CUDA context: no later case can run."""
 
@@ -368,6 +382,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if "bfloat16" in dtypes and not backend.supports_bf16():
         raise UsageError("bfloat16 is wrong in Triton's interpreter; run it on a GPU")
     impls = _imported(args.impl, args.convention, args.supports)
+    if args.shrink_seconds is not None:
+        _bound_shrinking(args.shrink_seconds)
     rounds = _rounds(impls, dtypes, args.property)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     dump_dir = Path(args.dump_dir) if args.dump_dir else None
