@@ -16,11 +16,11 @@ def _attend(q, k, v, scale, visible, drop_last=False):
     return (p @ v.float()).to(q.dtype)
 
 
-def _visible(sq, sk, causal, offset):
+def _visible(sq, sk, causal, offset, device):
     if not causal:
-        return torch.ones(sq, sk, dtype=torch.bool)
-    i = torch.arange(sq)[:, None]
-    j = torch.arange(sk)[None, :]
+        return torch.ones(sq, sk, dtype=torch.bool, device=device)
+    i = torch.arange(sq, device=device)[:, None]
+    j = torch.arange(sk, device=device)[None, :]
     return j <= i + offset
 
 
@@ -34,7 +34,7 @@ def mine(q, k, v, *, causal=False, scale=None, alignment="bottom_right", bug=Fal
     k, v = _gqa(q, k, v)
     sq, sk = q.shape[2], k.shape[2]
     off = sk - sq if alignment == "bottom_right" else 0
-    return _attend(q, k, v, scale, _visible(sq, sk, causal, off), bug)
+    return _attend(q, k, v, scale, _visible(sq, sk, causal, off, q.device), bug)
 
 
 def mine_buggy(q, k, v, **kw):
