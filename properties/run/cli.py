@@ -79,6 +79,10 @@ def _imported(names: list[str], convention: str | None, supports: str | None) ->
                              "--impl names none")
     out = []
     for name in names:
+        module, colon, rest = name.partition(":")
+        if colon and module.endswith(".py"):
+            # Absolute, so that the dump's name imports it from any directory.
+            name = f"{Path(module).resolve()}:{rest}"
         if ":" in name and convention and "@" not in name:
             name = f"{name}@{convention}"
         if ":" in name and spec and "#" not in name:

@@ -435,8 +435,13 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
 _FUNCTION_CODE = '''
 def function():
     """MODULE's FUNCTION, imported as attnfuzz imports it."""
+    if not torch.cuda.is_available():
+        # Triton reads this when a kernel is decorated, at import: without a
+        # GPU, its kernels run (as attnfuzz ran them) under the interpreter.
+        os.environ.setdefault("TRITON_INTERPRET", "1")
     if MODULE.endswith(".py"):
         path = pathlib.Path(MODULE)
+        sys.path.insert(0, str(path.resolve().parent))  # the module's own sibling imports
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)
         sys.modules[path.stem] = module

@@ -295,9 +295,9 @@ def write_dump(
     def clean(text: str) -> str:
         return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
-    # Long implementation names (a path, a support spec) lose their start, not the property.
-    slug = clean(nodeid)[-80:] if nodeid else (
-        f"{prop}-{clean(impl_name)[-60:].strip('_')}-{case.dtype}")
+    # An imported name's folder and support spec make it long: keep its file and function.
+    short = impl_name.partition("#")[0].rsplit("/", 1)[-1]
+    slug = clean(nodeid)[-80:] if nodeid else f"{prop}-{clean(short)[-60:]}-{case.dtype}"
     root = Path(root or (campaign and campaign.dump_dir) or dump_root()).resolve()
     path = _fresh_dir(root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
     if campaign is not None:

@@ -200,7 +200,9 @@ def fuzz_test(
                                      or not isinstance(max_examples, int) or max_examples < 1):
         raise ValueError(f"max_examples must be a positive int or None, got {max_examples!r}")
     rounds = [(p, d) for p in chosen for d in dtypes or impl.dtypes]
-    options = dict(deadline=None, phases=PHASES, suppress_health_check=SUPPRESSED)
+    # Never derandomized (Hypothesis' own "ci" profile is): the run's seed must hold.
+    options = dict(deadline=None, phases=PHASES, suppress_health_check=SUPPRESSED,
+                   derandomize=False)
     if max_examples is not None:
         options["max_examples"] = max_examples
 
