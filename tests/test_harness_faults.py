@@ -129,3 +129,20 @@ def test_a_result_of_the_wrong_shape_dtype_or_type_is_a_finding(what, make):
     with pytest.raises(AssertionError, match=f"returns_wrongly_for_tests returned {what}|not a "
                                               f"{what}"):
         execution.execute(_returning(make), case)
+
+
+def test_the_command_goes_on_for_the_other_implementations_in_a_new_process(
+    tmp_path, monkeypatch, capfd
+):
+    from attnfuzz.properties.run import cli
+
+    monkeypatch.setattr(harness, "_LOST_CONTEXT", [])
+    monkeypatch.setitem(implementations._REGISTRY, FAULTY.name, FAULTY)
+    code = cli.main(["run", "--impl", "faulty_for_tests,matmul", "--dtype", "float32",
+                     "--examples", "2", "--seed", "1", "--dump-dir", str(tmp_path)])
+    out = capfd.readouterr().out
+    assert code == 1, out
+    assert "faulty_for_tests's campaign stopped: the CUDA context was lost" in out, out
+    assert "continuing in a new process:" in out and "--impl matmul" in out, out
+    # The new process fuzzed matmul: its summary follows the faulting one's.
+    assert "2 cases in" in out.split("continuing in a new process:")[1], out

@@ -407,10 +407,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     start = time.monotonic()
     lost = None
+    current: list[Round] = []  # the round running, for a fault that ends the process's GPU
     try:
         if args.examples is not None:
             for n, key in enumerate(rounds):
                 print(f"{_bar(n / len(rounds))} {'/'.join(key)}", flush=True)
+                current[:] = [key]
                 round_(key, args.examples, seed)
         else:
             budget = args.seconds if args.seconds is not None else 60.0
@@ -426,6 +428,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                         break
                     print(f"{_bar(min(elapsed / budget, 1.0))} {'/'.join(key)} round {rnd}",
                           flush=True)
+                    current[:] = [key]
                     round_(key, chunk, seed + rnd)
                 rnd += 1
     except ContextLost as exc:
@@ -449,14 +452,44 @@ def cmd_run(args: argparse.Namespace) -> int:
         counted = ", ".join(f"{kinds.count(k)} {k} ({FINDINGS.get(k, k)})"
                             for k in dict.fromkeys(kinds))
         print(f"findings: {counted}")
-    if lost:
-        print(f"campaign stopped: the CUDA context was lost {lost}; rounds after it did not run "
-              "(run each implementation in its own process to go on past such a fault)")
     failing = len({(i, d) for (i, d, _), t in tallies.items() if t.failures})
     cases = sum(t.cases for t in tallies.values())
     print(f"{cases} cases in {time.monotonic() - start:.0f}s, {failing} failing "
           f"implementation/dtype pair{'' if failing == 1 else 's'}; seed {seed}")
-    return 1 if failing else 0
+    status = 1 if failing else 0
+    if lost:
+        # This process can run no more kernels; the other implementations go on in a new one.
+        faulted = current[0][0]
+        started = {impl for (impl, _, _), t in tallies.items() if t.cases or t.failures}
+        rest = [i for i in impls if i != faulted
+                and (args.examples is None or i not in started)]
+        print(f"{faulted}'s campaign stopped: the CUDA context was lost {lost}")
+        if rest:
+            status = max(status, _continue(args, rest, seed, time.monotonic() - start))
+    return status
+
+
+def _continue(args: argparse.Namespace, impls: list[str], seed: int, spent: float) -> int:
+    """Run the campaign on for ``impls`` in a new process (with what is left of a time budget)."""
+    import subprocess
+
+    argv = [sys.executable, "-m", "attnfuzz", "--backend",
+            os.environ.get("ATTNFUZZ_BACKEND", "auto"), "run", "--impl", ",".join(impls),
+            "--seed", str(seed)]
+    if args.examples is not None:
+        argv += ["--examples", str(args.examples)]
+    else:
+        budget = args.seconds if args.seconds is not None else 60.0
+        argv += ["--seconds", f"{max(budget - spent, 1.0):.0f}"]
+    for flag, value in (("--dtype", args.dtype), ("--property", args.property)):
+        if value:
+            argv += [flag, ",".join(value)]
+    if args.dump_dir:
+        argv += ["--dump-dir", args.dump_dir]
+    if args.shrink_seconds is not None:
+        argv += ["--shrink-seconds", str(args.shrink_seconds)]
+    print(f"\ncontinuing in a new process: {shlex.join(argv[1:])}", flush=True)
+    return subprocess.run(argv).returncode
 
 
 # --- replay ----------------------------------------------------------------------------------
