@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from attnfuzz.properties import backend
 from attnfuzz.properties import strategies as S
 from attnfuzz.properties.run.harness import check
 from tests.support import DTYPES
@@ -76,10 +77,26 @@ def test_softmax_shift_invariance(dtype, case):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("impl", ATTENTION)
 @given(case=S.attention_cases(max_seq=70))
-def test_attention_metamorphic(impl, dtype, case):
-    check("metamorphic", impl, _with_dtype(case, dtype))
+def test_flash_metamorphic(dtype, case):
+    check("metamorphic", "flash", _with_dtype(case, dtype))
+
+
+# A metamorphic case is about eleven launches, and on the interpreter the
+# three-kernel attention costs four times the fused kernel per launch (405 s
+# against 97 s for the same 30 cases on the 2-core CI machine, most of the
+# suite's 15 minutes).  There it draws half the examples; its arithmetic is
+# also checked at full count by the oracle and against flash.
+NAIVE_EXAMPLES = settings.default.max_examples
+if backend.interpreting():
+    NAIVE_EXAMPLES = max(1, NAIVE_EXAMPLES // 2)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@settings(max_examples=NAIVE_EXAMPLES)
+@given(case=S.attention_cases(max_seq=70))
+def test_naive_metamorphic(dtype, case):
+    check("metamorphic", "naive", _with_dtype(case, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
