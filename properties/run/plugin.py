@@ -32,8 +32,13 @@ from collections.abc import Callable
 from attnfuzz.properties import backend
 
 # Import time is before the test modules are collected: the earliest there is.
-BACKEND = backend.configure()
-GPU_INDEX = backend.bind_worker_gpu()
+# A bad ATTNFUZZ_BACKEND is a usage error, reported once pytest can (configure).
+try:
+    BACKEND: str | None = backend.configure()
+    _BACKEND_ERROR: str | None = None
+except ValueError as exc:
+    BACKEND, _BACKEND_ERROR = None, str(exc)
+GPU_INDEX = backend.bind_worker_gpu() if BACKEND else None
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
@@ -57,6 +62,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     import hypothesis.core
+
+    if _BACKEND_ERROR:
+        raise pytest.UsageError(f"attnfuzz: {_BACKEND_ERROR}")
 
     if config.getoption("attnfuzz_dump_dir"):
         os.environ["ATTNFUZZ_DUMP_DIR"] = os.path.abspath(config.getoption("attnfuzz_dump_dir"))
