@@ -1,6 +1,7 @@
 """attnfuzz's own suite, a user of its pytest plugin (``attnfuzz.properties.run.plugin``).
 
-The plugin, loaded through its entry point once attnfuzz is installed,
+The plugin, loaded through its entry point once attnfuzz is installed (and
+from here where the checkout is only on the path),
 chooses the backend before any test module imports ``kernels``, fixes one
 Hypothesis seed per run (in the header; ``--hypothesis-seed=N`` reruns it),
 names a failing test's reproduce command, dumps shrunk failures and prints
@@ -19,6 +20,20 @@ from hypothesis import settings
 
 from attnfuzz.properties import backend
 from attnfuzz.properties.run.plugin import PHASES, SUPPRESSED
+
+PLUGIN = "attnfuzz.properties.run.plugin"
+
+
+def _installed() -> bool:
+    from importlib.metadata import entry_points
+
+    return any(e.value == PLUGIN for e in entry_points(group="pytest11"))
+
+
+if not _installed():
+    # A checkout on PYTHONPATH, not installed (``.ci/gpu`` on a machine that
+    # has torch and triton): no entry point loads the plugin, so this does.
+    pytest_plugins = [PLUGIN]
 
 _COMMON = dict(
     deadline=None,
@@ -48,7 +63,7 @@ settings.load_profile(default_profile())
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not config.pluginmanager.has_plugin("attnfuzz"):
+    if not (config.pluginmanager.has_plugin("attnfuzz") or config.pluginmanager.has_plugin(PLUGIN)):
         raise pytest.UsageError(
             "attnfuzz's pytest plugin is not loaded: install the checkout (pip install -e "
             "'.[test]') and do not pass -p no:attnfuzz"

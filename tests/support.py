@@ -30,3 +30,16 @@ def require_dtype(dtype: str) -> None:
     """Skip, visibly, dtypes the current backend cannot compute."""
     if dtype == "bfloat16" and not backend.supports_bf16():
         pytest.skip(BF16_REASON)
+
+
+def _plugin_installed() -> bool:
+    from importlib.metadata import entry_points
+
+    return any(e.value == "attnfuzz.properties.run.plugin" for e in entry_points(group="pytest11"))
+
+
+# A pytest started outside the checkout finds the plugin only through its entry
+# point, which a checkout on PYTHONPATH (``.ci/gpu``) does not have; CI installs it.
+needs_installed_plugin = pytest.mark.skipif(
+    not _plugin_installed(), reason="attnfuzz is not installed: no entry point loads the plugin"
+)

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from attnfuzz.properties import backend
+from tests.support import needs_installed_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 SUPPORT = ("dtypes=float32,float16;head_dims=16,32,64;distinct_value_dim=no;gqa=no;"
@@ -80,6 +81,7 @@ def _output(run: subprocess.CompletedProcess) -> str:
     return run.stdout + run.stderr
 
 
+@needs_installed_plugin
 def test_the_users_test_passes_the_kernel(user_dir: Path) -> None:
     run = _python(*PYTEST, "test_my_attention.py", cwd=user_dir)
     out = _output(run)
@@ -89,6 +91,7 @@ def test_the_users_test_passes_the_kernel(user_dir: Path) -> None:
     assert "6 passed" in out, out
 
 
+@needs_installed_plugin
 def test_the_users_test_finds_the_planted_bug(user_dir: Path) -> None:
     (user_dir / "test_buggy_attention.py").write_text(BUGGY_TEST)
     run = _python(*PYTEST, "test_buggy_attention.py", cwd=user_dir)

@@ -14,8 +14,10 @@ import pytest
 
 import attnfuzz
 from tests import user_attention
+from tests.support import needs_installed_plugin
 
 
+@needs_installed_plugin
 def test_a_bad_backend_variable_is_one_usage_line(tmp_path):
     (tmp_path / "test_nothing.py").write_text("def test_nothing():\n    pass\n")
     env = {**os.environ, "ATTNFUZZ_BACKEND": "bogus"}
