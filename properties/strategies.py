@@ -27,6 +27,9 @@ HEAD_DIMS = (16, 1, 8, 24, 32, 40, 64, 72, 80, 96, 112, 128)
 OUT_NAMES = tuple(n for n in NAMES if not n.startswith("expand"))
 # Qwen3 query/KV head counts.
 QWEN3_HEADS = ((16, 8), (32, 8), (64, 8), (32, 4))
+# GQA groups, simplest first: not only powers of two (Qwen3-14B has 40 query
+# heads over 8 KV heads, groups of 5), where a kernel's head mapping may assume one.
+GROUPS = (1, 2, 3, 4, 5, 8)
 
 
 def seq_lens(max_len: int = 130) -> st.SearchStrategy[int]:
@@ -138,7 +141,7 @@ def attention_cases(
     values: st.SearchStrategy[Values] | Values | None = None,
     max_batch: int = 2,
     max_kv_heads: int = 2,
-    groups: tuple[int, ...] = (1, 2, 4, 8),
+    groups: tuple[int, ...] = GROUPS,
     max_seq: int = 130,
     max_dim: int = 128,
     layout_names: tuple[str, ...] = NAMES,
@@ -154,7 +157,7 @@ def attention_cases(
     ``kv_heads``, ``group``, ``sq``, ``sk``, ``head_dim``, ``value_dim``), the
     input ``layouts`` and the ``values`` take a fixed value or a strategy;
     None draws it from the default space, bounded by the ``max_*`` arguments,
-    ``groups``, ``layout_names`` and ``families``; causal masks take only the
+    ``groups`` (``GROUPS``), ``layout_names`` and ``families``; causal masks take only the
     ``alignments`` given.  With ``decode``, Sq is at
     most 16 (the decode path's regime).  A ``support`` declaration narrows
     all of these to the cases it admits.  Bad arguments raise ``InvalidArgument``.

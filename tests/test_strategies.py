@@ -4,7 +4,7 @@ strategies for each dimension, validated bounds, and ``one_of`` / ``map``."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -61,3 +61,11 @@ def test_bad_arguments_raise_at_once(kwargs, message):
     with pytest.raises(InvalidArgument, match=message):
         S.attention_cases(**kwargs)
     assert issubclass(InvalidArgument, TypeError)
+
+
+@pytest.mark.parametrize("group", [3, 5])
+def test_gqa_groups_that_are_not_powers_of_two_are_drawn(group):
+    # Qwen3-14B: 40 query heads over 8 KV heads.
+    found = find(S.attention_cases(), lambda c: c.group == group,
+                 settings=settings(max_examples=500, database=None))
+    assert found.hq == found.hkv * group
