@@ -16,7 +16,14 @@ from hypothesis.errors import InvalidArgument
 
 from attnfuzz.properties import backend
 from attnfuzz.properties.implementations.support import Support
-from attnfuzz.properties.model.cases import DTYPES, AttentionCase, Case, MatmulCase, SoftmaxCase
+from attnfuzz.properties.model.cases import (
+    ALIGNMENTS,
+    DTYPES,
+    AttentionCase,
+    Case,
+    MatmulCase,
+    SoftmaxCase,
+)
 from attnfuzz.properties.model.layouts import NAMES, Layout, named
 from attnfuzz.properties.model.values import FAMILIES, Values
 
@@ -72,7 +79,6 @@ def values(families: tuple[str, ...] = FAMILIES) -> st.SearchStrategy[Values]:
 _layouts, _values = layouts, values
 
 
-ALIGNMENTS = ("bottom_right", "top_left")
 
 
 def masks(alignments: tuple[str, ...] = ALIGNMENTS) -> st.SearchStrategy[tuple[bool, str]]:

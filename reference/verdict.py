@@ -49,7 +49,7 @@ class Verdict:
 # Classes of finding, as a campaign's summary counts them.
 FINDINGS = {
     "wrong": "a result outside its bound",
-    "overflow": "an infinity where the exact result is finite",
+    "overflow": "an infinity where the exact result is finite, near the dtype's range",
     "memory": "a write outside the output, or to an input",
     "not refused": "a case outside the declared support answered wrongly",
     "crash": "the implementation raised on a case it supports",

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 import torch
 
+from attnfuzz.properties.model.cases import ALIGNMENTS
+
 Adapter = Callable[..., dict[str, torch.Tensor]]
 
 
@@ -74,7 +76,7 @@ class Convention:
 CONVENTIONS: dict[str, Convention] = {
     c.name: c
     for c in (
-        Convention("attnfuzz", _attnfuzz, ("bottom_right", "top_left"),
+        Convention("attnfuzz", _attnfuzz, ALIGNMENTS,
                    "fn(q, k, v, *, causal, scale, alignment), (B, H, S, D)"),
         Convention("sdpa", _sdpa, ("top_left",),
                    "scaled_dot_product_attention's: is_causal (top-left), enable_gqa"),

@@ -41,10 +41,11 @@ mask above passes too, rows that see no key included, and ``tf32`` gets a
 kernel of its own.  Head dims below 16 (D or Dv) are refused there
 ("NYI: embedding dimension ... must be at least 16", an ``InductorError``;
 ``tl.dot`` needs 16): a deliberate limit, not a wrong answer, but stated
-only in that message.  So on the GPU its support declares head dims of 16
-and more, and the ``refuses`` property checks that smaller ones are
-refused.  Each new shape, stride or dtype compiles a kernel (2 to 3 s), so a
-GPU campaign spends most of its time compiling.
+only in that message.  So its support declares head dims of 16 and more,
+and the ``refuses`` property checks that smaller ones are refused (on the
+CPU, where the reference path computes them, they are answered right).
+Each new shape, stride or dtype compiles a kernel (2 to 3 s), so a GPU
+campaign spends most of its time compiling.
 
 FlexAttention cannot write into a given output tensor (``writes_out=False``).
 """
@@ -57,7 +58,6 @@ import warnings
 
 import torch
 
-from attnfuzz.properties import backend
 from attnfuzz.properties.implementations.implementation import Implementation, Support
 
 # The compiled kernel's head dims (``tl.dot`` needs 16): those the strategies
@@ -138,6 +138,6 @@ IMPLEMENTATIONS = () if _flex is None else (
     Implementation(
         "flex", "attention", run, writes_out=False,
         description="torch FlexAttention, compiled on CUDA",
-        support=Support(head_dims=None if backend.interpreting() else COMPILED_HEAD_DIMS),
+        support=Support(head_dims=COMPILED_HEAD_DIMS),
     ),
 )

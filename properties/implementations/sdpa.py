@@ -28,13 +28,11 @@ BACKENDS = {
     "sdpa_cudnn": "CUDNN_ATTENTION",
     "sdpa_efficient": "EFFICIENT_ATTENTION",
 }
-# dtypes each backend accepts (flash and cuDNN are 16-bit only).
-DTYPES = {
-    "sdpa_math": ("float32", "float16", "bfloat16"),
-    "sdpa_flash": ("float16", "bfloat16"),
-    "sdpa_cudnn": ("float16", "bfloat16"),
-    "sdpa_efficient": ("float32", "float16", "bfloat16"),
-}
+# What each backend declares it takes: flash and cuDNN are 16-bit only (and
+# must refuse float32), the others take every dtype.
+SIXTEEN_BIT = Support(dtypes=("float16", "bfloat16"))
+SUPPORT = {"sdpa_math": Support(), "sdpa_flash": SIXTEEN_BIT, "sdpa_cudnn": SIXTEEN_BIT,
+           "sdpa_efficient": Support()}
 
 
 def _runner(name: str):
@@ -67,7 +65,7 @@ IMPLEMENTATIONS = tuple(
     Implementation(
         name, "attention", _runner(name), writes_out=False,
         description=f"torch SDPA, {BACKENDS[name].lower()} backend",
-        support=Support(dtypes=DTYPES[name]),
+        support=SUPPORT[name],
     )
     for name in BACKENDS
 )

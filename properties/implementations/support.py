@@ -18,10 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+from attnfuzz.properties.model.cases import ALIGNMENTS
+from attnfuzz.properties.model.cases import DTYPES as _TORCH_DTYPES
 from attnfuzz.properties.model.layouts import NAMES
 
-DTYPES = ("float32", "float16", "bfloat16")
-ALIGNMENTS = ("bottom_right", "top_left")
+DTYPES = tuple(_TORCH_DTYPES)
 # Named groups of layouts a kernel may accept, besides single layout names.
 LAYOUT_SETS = {
     "any": NAMES,
@@ -72,10 +73,6 @@ class Support:
         if m is not None and (isinstance(m, bool) or not isinstance(m, int | float)
                               or not math.isfinite(m) or m <= 0):
             raise ValueError(f"max_magnitude must be a finite number > 0 or None, got {m!r}")
-
-    @property
-    def restricted(self) -> bool:
-        return self != Support(lse=self.lse)
 
     def admits(self, case) -> str | None:
         """The first declared limit an attention case breaks, in words; None if none."""

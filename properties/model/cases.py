@@ -21,6 +21,8 @@ from attnfuzz.properties.model.layouts import Layout, materialize
 from attnfuzz.properties.model.values import Values, generate
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+# Causal alignments: bottom-right (the KV-cache convention) and top-left.
+ALIGNMENTS = ("bottom_right", "top_left")
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,6 @@ if TYPE_CHECKING:
     from attnfuzz.properties.run.harness import Campaign
 
 
-DTYPES = ("float32", "float16", "bfloat16")
-
-
 class UsageError(Exception):
     """A user's mistake that argparse cannot see: one line on stderr, exit 2."""
 
@@ -99,6 +96,8 @@ def _dtypes(text: str) -> list[str]:
     names = list(dict.fromkeys(_csv(text)))
     if not names:
         raise argparse.ArgumentTypeError("give at least one dtype")
+    from attnfuzz.properties.model.cases import DTYPES
+
     unknown = [d for d in names if d not in DTYPES]
     if unknown:
         raise argparse.ArgumentTypeError(

@@ -95,8 +95,8 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     target = _target(impl)
     if target is None or not isinstance(case, AttentionCase):
         raise ExportError(
-            f"{where}: {impl} is not exported (its upstream is attnfuzz itself: use attnfuzz "
-            "replay); --export writes scripts for sdpa_* backends and MODULE:FUNCTION functions"
+            f"{where}: {impl} is not exported (use attnfuzz replay); --export writes scripts "
+            "for sdpa_* backends and MODULE:FUNCTION functions"
         )
     size = sum(t.untyped_storage().nbytes() for t in saved.values())
     if size > MAX_BYTES:
