@@ -19,18 +19,12 @@ import pytest
 from hypothesis import settings
 
 from attnfuzz.properties import backend
+from attnfuzz.properties.run import plugin
 from attnfuzz.properties.run.plugin import PHASES, SUPPRESSED
 
-PLUGIN = "attnfuzz.properties.run.plugin"
+PLUGIN = plugin.__name__
 
-
-def _installed() -> bool:
-    from importlib.metadata import entry_points
-
-    return any(e.value == PLUGIN for e in entry_points(group="pytest11"))
-
-
-if not _installed():
+if not plugin.installed():
     # A checkout on PYTHONPATH, not installed (``.ci/gpu`` on a machine that
     # has torch and triton): no entry point loads the plugin, so this does.
     pytest_plugins = [PLUGIN]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from attnfuzz.properties import backend
+from attnfuzz.properties.run import plugin
 
 BF16_REASON = (
     "KNOWN BACKEND LIMITATION: Triton's interpreter stores bf16 as raw uint16, so bf16 "
@@ -32,14 +33,8 @@ def require_dtype(dtype: str) -> None:
         pytest.skip(BF16_REASON)
 
 
-def _plugin_installed() -> bool:
-    from importlib.metadata import entry_points
-
-    return any(e.value == "attnfuzz.properties.run.plugin" for e in entry_points(group="pytest11"))
-
-
 # A pytest started outside the checkout finds the plugin only through its entry
 # point, which a checkout on PYTHONPATH (``.ci/gpu``) does not have; CI installs it.
 needs_installed_plugin = pytest.mark.skipif(
-    not _plugin_installed(), reason="attnfuzz is not installed: no entry point loads the plugin"
+    not plugin.installed(), reason="attnfuzz is not installed: no entry point loads the plugin"
 )

@@ -51,6 +51,14 @@ SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large,
               HealthCheck.function_scoped_fixture]
 
 
+def installed() -> bool:
+    """Whether an installed attnfuzz's entry point loads this plugin (a checkout
+    that is only on the path has none)."""
+    from importlib.metadata import entry_points
+
+    return any(e.value == __name__ for e in entry_points(group="pytest11"))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--attnfuzz-dump-dir",
