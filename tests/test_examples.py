@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from attnfuzz.properties import backend
 from tests.support import needs_installed_plugin
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,11 +140,9 @@ def test_the_cli_finds_replays_and_exports_the_planted_bug(user_dir: Path) -> No
     export = _python("-m", "attnfuzz", "replay", oracle[0], "--export", "repro.py",
                      cwd=user_dir)
     assert export.returncode == 0, _output(export)
-    env = _env()
-    if backend.interpreting():
-        # The script imports torch and the kernel, not attnfuzz, so nothing
-        # chooses Triton's interpreter for it: a CPU user sets it, as here.
-        env["TRITON_INTERPRET"] = "1"
+    # A user's plain shell: the script itself runs the kernel under Triton's
+    # interpreter where there is no GPU.
+    env = {k: v for k, v in _env().items() if k not in ("TRITON_INTERPRET", "ATTNFUZZ_BACKEND")}
     repro = _run([sys.executable, "repro.py"], user_dir, env)
     assert repro.returncode != 0, _output(repro)
     assert "got" in repro.stdout and "want" in repro.stdout, _output(repro)
