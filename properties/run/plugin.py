@@ -46,6 +46,14 @@ from hypothesis import strategies as st  # noqa: E402
 
 # No explain phase: it reruns a failing kernel many times for little news.
 PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
+# Warnings that attnfuzz's own choices raise, in every run that uses it.
+WARNINGS = (
+    # Triton 3.6's interpreter, which the plugin turns on without a GPU,
+    # converts 1-element arrays to scalars (a thousand warnings a test).
+    "ignore:Conversion of an array with ndim > 0 to a scalar:DeprecationWarning",
+    # fp16 results beyond the fp16 range become inf by design (near_max values).
+    "ignore:overflow encountered in cast:RuntimeWarning",
+)
 # Kernel cases are slow and large by nature; the recorder spans examples on purpose.
 SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large,
               HealthCheck.function_scoped_fixture]
@@ -73,6 +81,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if _BACKEND_ERROR:
         raise pytest.UsageError(f"attnfuzz: {_BACKEND_ERROR}")
+    for line in WARNINGS:
+        config.addinivalue_line("filterwarnings", line)
 
     if config.getoption("attnfuzz_dump_dir"):
         os.environ["ATTNFUZZ_DUMP_DIR"] = os.path.abspath(config.getoption("attnfuzz_dump_dir"))
