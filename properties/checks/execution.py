@@ -10,12 +10,14 @@ bit-for-bit unchanged.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, replace
 
 import torch
 
 from attnfuzz.properties import backend
+from attnfuzz.properties.checks.accesses import watching
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import Built, Case, build
 from attnfuzz.properties.model.layouts import materialize
@@ -95,10 +97,12 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
 
     out = placed.tensor if impl.writes_out else None
     inputs = [built.inputs[role] for role in case.shapes()]
-    results = impl.run(*inputs, out, **case.kwargs())
+    with watching() if backend.interpreting() else contextlib.nullcontext([]) as accesses:
+        results = impl.run(*inputs, out, **case.kwargs())
 
     _check_returned(impl, results, shape, case.torch_dtype, device)
-    safety = []
+    safety = [Verdict(a.describe(), math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory")
+              for a in accesses[:1]]
     if impl.writes_out:
         if results["out"].data_ptr() != placed.tensor.data_ptr():
             raise AssertionError(f"{impl.name} did not return the out tensor it was given")
