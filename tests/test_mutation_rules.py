@@ -1,0 +1,93 @@
+"""The rule-based mutant generator: what it derives is stable, applies, and runs.
+
+No kernel runs here: the mutants are only generated, planted and parsed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import attnfuzz.kernels
+from attnfuzz.properties import checks, implementations
+from attnfuzz.properties.mutation import rules
+from attnfuzz.properties.mutation.runner import apply
+
+KERNELS = Path(attnfuzz.kernels.__file__).parent
+
+
+@pytest.fixture(scope="module")
+def every() -> list:
+    return rules.generate()
+
+
+def test_generation_is_deterministic(every):
+    assert rules.generate(KERNELS) == every
+
+
+def test_names_are_unique_and_enough(every):
+    names = [m.name for m in every]
+    assert len(set(names)) == len(names)
+    assert len(every) >= 100
+    for m in every:
+        rule, stem = m.name.split(".")[1:3]
+        assert rule in rules.RULES and f"{stem}.py" == m.file, m.name
+
+
+def test_every_rule_produces_a_mutant(every):
+    counts = Counter(m.name.split(".")[1] for m in every)
+    assert set(counts) == set(rules.RULES), set(rules.RULES) - set(counts)
+
+
+def test_every_edit_is_whole_lines_found_once(every):
+    sources = {f: (KERNELS / f).read_text() for f in {m.file for m in every}}
+    for m in every:
+        ((old, new),) = m.edits
+        src = sources[m.file]
+        assert src.count(old) == 1 and old != new, m.name
+        assert old.endswith("\n") and src[src.index(old) - 1] == "\n", m.name
+
+
+def test_a_sample_applies_and_parses(every, tmp_path):
+    sample = rules.generate(per_rule_file=3)
+    per = Counter((m.name.split(".")[1], m.file) for m in sample)
+    assert max(per.values()) <= 3
+    assert set(per) == {(m.name.split(".")[1], m.file) for m in every}
+    for m in sample:
+        kernels = apply(m, tmp_path / m.name)
+        ast.parse((kernels / m.file).read_text(), filename=m.name)
+
+
+def test_a_sample_is_spread_and_named_as_in_full(every):
+    by_name = {m.name: m for m in every}
+    sample = rules.generate(per_rule_file=2)
+    assert all(by_name[m.name] == m for m in sample)
+    # Evenly spaced: a rule with many sites in a file is not sampled from its top only.
+    sites = [m for m in every if m.name.startswith("rule.swap_strides.flash.")]
+    first, second = (m for m in sample if m.name.startswith("rule.swap_strides.flash."))
+    half = len(sites) // 2
+    assert first in sites[:half] and second in sites[half:]
+
+
+def test_every_target_is_registered(every):
+    for targets in {m.targets for m in every}:
+        for prop, impl, dtype in targets:
+            assert checks.get(prop).applies(implementations.get(impl)), (prop, impl)
+            assert dtype in implementations.get(impl).dtypes
+
+
+def test_only_code_is_mutated(tmp_path):
+    (tmp_path / "toy.py").write_text(
+        '"""Docstring: i <= n, a // b, min(a, b)."""\n'
+        "\n"
+        "\n"
+        "def f(x, n):\n"
+        "    # a comment: i < n, range(a, b)\n"
+        '    return x // n if x <= n else "a < b % c"\n'
+    )
+    muts = rules.generate(tmp_path)
+    assert {m.name for m in muts} == {"rule.floordiv_to_mod.toy.6", "rule.le_to_lt.toy.6"}
+    assert all(m.edits[0][0] == '    return x // n if x <= n else "a < b % c"\n' for m in muts)
