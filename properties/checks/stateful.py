@@ -1,0 +1,550 @@
+"""The stateful property: sequences of calls that share an implementation's state.
+
+Every other property runs one call on fresh inputs.  Kernels and their
+launchers keep state between calls (launch caches, autotuning caches,
+per-shape plans, scratch buffers, counters), and a bug that needs call A and
+then call B of another shape shows up there, if at all, as a flaky failure
+that does not reproduce alone.  Here Hypothesis' stateful testing draws the
+sequence itself and shrinks it to the shortest one that fails:
+
+- ``call`` draws a case from the implementation's oracle-property strategy,
+  runs it on freshly built inputs and judges it exactly as the oracle
+  property does (``oracle.against_oracle``);
+- ``repeat`` reruns an earlier call on the same inputs (``build`` is
+  deterministic) ``repeats`` times; every rerun must return the first
+  call's results bit for bit (NaN equal to NaN).  On a GPU, reruns of a
+  launch whose programs contend (split-K partials, tiles merging into one
+  output, atomics) expose races; on the interpreter, which runs programs
+  one at a time, one rerun shows state left behind by a call.
+
+Steps are numbered from 0.  The final (shrunk) failure is dumped as
+``sequence.json`` under the dump root (``ATTNFUZZ_DUMP_DIR``), which
+``replay_sequence`` reruns in order; in a fresh process, since state that
+the implementation kept before the sequence began is part of no dump.
+
+This module imports neither ``checks`` (whose ``__init__`` is the registry
+of properties and imports it; see ``oracle_cases``) nor ``run`` (whose harness
+imports ``checks``): the package has no import circle.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import torch
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    initialize,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from attnfuzz.properties import backend
+from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, bitwise, execute
+from attnfuzz.properties.checks.oracle import against_oracle
+from attnfuzz.properties.implementations import Implementation, get
+from attnfuzz.properties.model.cases import Case, build, from_json, to_json
+from attnfuzz.reference import Verdict
+
+NAME = "stateful"
+SEQUENCE_FILE = "sequence.json"
+# harness.DEFAULT_DUMP_DIR, spelled again: this module may not import ``run``.
+DEFAULT_DUMP_DIR = ".attnfuzz/failures"
+# The interpreter runs a launch's programs one after another, so reruns there
+# differ only by state a call left behind, which one rerun shows.  A GPU
+# schedules them differently each launch: more reruns, more interleavings.
+INTERPRETER_REPEATS = 1
+GPU_REPEATS = 8
+# As the suite's profiles: kernel calls are slow and their cases large by
+# nature, and no explain phase (it reruns a failing sequence many times).
+SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
+
+
+class StatefulFailure(AssertionError):
+    """A failing step: an ``AssertionError`` (so Hypothesis shrinks the sequence)
+    that says which kinds of finding it is (``reference.verdict.FINDINGS``), the
+    steps up to the failing one (``sequence.json``'s) and the dump, once written."""
+
+    def __init__(
+        self, message: str, kinds: list[str], steps: list[dict], verdicts: list[Verdict]
+    ) -> None:
+        super().__init__(message)
+        self.message = message  # without the dump's lines: what a replay raises
+        self.kinds = list(dict.fromkeys(kinds))
+        self.steps = steps
+        self.verdicts = verdicts
+        self.dump: Path | None = None
+
+
+class _Crash(Exception):
+    """The implementation under test raised, not the machinery around it."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call step as the bundle holds it: which step, its case, its results on the CPU."""
+
+    step: int
+    case: Case
+    results: dict[str, torch.Tensor]
+
+    def __repr__(self) -> str:  # Hypothesis prints bundle values by variable name anyway
+        return f"Call(step={self.step}, case={self.case.describe()!r})"
+
+
+def default_repeats() -> int:
+    """Reruns per ``repeat`` step on the current backend."""
+    return INTERPRETER_REPEATS if backend.interpreting() else GPU_REPEATS
+
+
+def oracle_cases(impl: Implementation, dtype: str) -> st.SearchStrategy[Case]:
+    """The oracle property's case strategy for ``impl``: ``PROPERTIES["oracle"].cases``.
+
+    The registry is this package's ``__init__``, which imports this module, so
+    an import of it here would be an import circle.  A package runs before its
+    submodules, so by the time anything here is called the registry is there
+    to be looked up instead, and the calls draw what the oracle property draws,
+    whatever it comes to draw.
+    """
+    registry = sys.modules.get(__package__ or "")
+    properties = getattr(registry, "PROPERTIES", None)
+    if properties is None:
+        raise RuntimeError(f"{__package__} is not initialized: call the {NAME} property "
+                           "after it has been imported, not while it is")
+    return properties["oracle"].cases(impl, dtype)
+
+
+def dump_root() -> Path:
+    """``harness.dump_root()``, spelled again (see ``DEFAULT_DUMP_DIR``)."""
+    return Path(os.environ.get("ATTNFUZZ_DUMP_DIR", DEFAULT_DUMP_DIR))
+
+
+class Sequence:
+    """Runs steps on one implementation and dtype and records them, as the state
+    machine draws them or as a dump lists them; a failing step raises
+    ``StatefulFailure``."""
+
+    def __init__(self, impl_name: str, dtype: str, repeats: int) -> None:
+        self.impl = get(impl_name)
+        if dtype not in self.impl.dtypes:
+            raise ValueError(f"{impl_name} does not declare dtype {dtype!r} "
+                             f"(it does {', '.join(self.impl.dtypes)})")
+        if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 0:
+            raise ValueError(f"repeats must be an int >= 0, got {repeats!r}")
+        self.impl_name, self.dtype, self.repeats = impl_name, dtype, repeats
+        self.steps: list[dict] = []  # as sequence.json lists them
+        self.cases: list[Case] = []
+        self.lines: list[str] = []  # each step in words, for the failure message
+        self.verdicts: list[list[Verdict]] = []  # each passed step's
+        self.calls: dict[int, Call] = {}
+        self._returned: dict[str, torch.Tensor] | None = None
+        # The implementation, recording what it returns and marking what it raises.
+        self._recording = replace(self.impl, run=self._run)
+
+    def _run(self, *args, **kwargs) -> dict[str, torch.Tensor]:
+        try:
+            results = self.impl.run(*args, **kwargs)
+        except Exception as exc:
+            raise _Crash(exc) from exc
+        self._returned = results
+        return results
+
+    def call(self, case: Case) -> Call:
+        """Run ``case`` on fresh inputs; every output within its bound of the oracle."""
+        step = self._begin("call", case, None, f"call on: {case.describe()}")
+        built = build(case, backend.device())
+        # The oracle property's own judgement, on results this records on the way.
+        self._returned = None
+        verdicts = self._guard(step, "call", lambda: against_oracle(self._recording, case, built))
+        results = {n: t.detach().to("cpu", copy=True) for n, t in (self._returned or {}).items()}
+        self._judge(step, "call", verdicts)
+        self.verdicts.append(verdicts)
+        made = Call(step, case, results)
+        self.calls[step] = made
+        return made
+
+    def repeat(self, earlier: Call | int) -> None:
+        """Rerun an earlier call ``repeats`` times: each bit-identical to its first results."""
+        first = self.calls.get(earlier if isinstance(earlier, int) else earlier.step)
+        if first is None:
+            raise ValueError(f"step {earlier} is not a call of this sequence")
+        case = first.case
+        reruns = "once" if self.repeats == 1 else f"{self.repeats} times"
+        step = self._begin("repeat", case, first.step,
+                           f"repeat of step {first.step}, {reruns}")
+        passed: list[Verdict] = []
+        for i in range(1, self.repeats + 1):
+            what = f"rerun {i} of {self.repeats} of step {first.step}"
+            built = build(case, backend.device())
+            run = self._guard(step, what, lambda built=built: execute(self._recording, case,
+                                                                      built))
+            verdicts = list(run.safety)
+            got = {n: t.detach().to("cpu", copy=True) for n, t in run.results.items()}
+            if set(got) != set(first.results):
+                nan = math.nan
+                verdicts.append(Verdict(
+                    f"{what} returned {sorted(got)}, the first run {sorted(first.results)}",
+                    math.inf, nan, nan, (), nan, nan))
+            for name in sorted(set(got) & set(first.results)):
+                verdicts.append(_identical(f"{what}: {name} not bit-identical to the first run",
+                                           got[name], first.results[name]))
+            self._judge(step, what, verdicts)
+            passed += verdicts
+        self.verdicts.append(passed)
+
+    def _begin(self, rule_name: str, case: Case, of: int | None, words: str) -> int:
+        if _LOST_CONTEXT:
+            # Every CUDA call in this process now fails: say so, not blame this step.
+            raise StatefulFailure(
+                f"{NAME}: {self.impl_name} did not run: this process lost its CUDA context "
+                f"earlier, {_LOST_CONTEXT[0]}\n  dump of that sequence: {_LOST_CONTEXT[1]}",
+                ["memory"], list(self.steps), [])
+        step = len(self.steps)
+        self.steps.append({"rule": rule_name, "case": _strict(to_json(case)), "of": of})
+        self.cases.append(case)
+        self.lines.append(f"step {step}: {words}")
+        return step
+
+    def _guard(self, step: int, what: str, work: Callable):
+        """``work()``; an exception of the implementation (or a malformed result,
+        which ``execute`` asserts on) is this step's finding, a crash."""
+        try:
+            return work()
+        except _Crash as crash:
+            error = crash.error
+            kind = type(error).__name__
+            fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
+            failure = self._failure(step, f"crashed ({kind}) in {what}", ["crash"],
+                                    [f"{kind}: {_first_line(error)}"], [])
+            if fault is not None:
+                # The process cannot run another kernel: Hypothesis cannot shrink
+                # this, so the sequence is dumped now.
+                failure.kinds = ["memory"]
+                path = write_sequence_dump(self, failure)
+                _LOST_CONTEXT[:] = [f"when step {step} faulted ({fault})", str(path)]
+                raise _with_dump(failure, path) from error
+            raise failure from error
+        except StatefulFailure:
+            raise
+        except AssertionError as exc:  # a result of the wrong shape, dtype or device
+            raise self._failure(step, f"returned a malformed result in {what}", ["wrong"],
+                                [_first_line(exc)], []) from exc
+
+    def _judge(self, step: int, what: str, verdicts: list[Verdict]) -> None:
+        bad = [v for v in verdicts if not v.ok]
+        if bad:
+            kinds = [v.kind for v in bad]
+            raise self._failure(step, f"failed ({', '.join(dict.fromkeys(kinds))}) in {what}",
+                                kinds, [v.describe() for v in bad], bad)
+
+    def _failure(
+        self, step: int, what: str, kinds: list[str], details: list[str], bad: list[Verdict]
+    ) -> StatefulFailure:
+        lines = [f"{NAME}: {self.impl_name} {self.dtype} {what}, step {step} of the sequence, "
+                 f"on: {self.cases[step].describe()}"]
+        lines += [f"  {d}" for d in details]
+        lines += ["  the sequence (steps from 0):", *(f"    {s}" for s in self.lines)]
+        return StatefulFailure("\n".join(lines), kinds, [dict(s) for s in self.steps], bad)
+
+
+def _identical(check: str, got: torch.Tensor, first: torch.Tensor) -> Verdict:
+    """``bitwise``, whose failure also names the first run's value ("want") there."""
+    verdict = bitwise(check, got, first)
+    if verdict.ok or got.shape != first.shape:
+        return verdict
+    want = float(first[verdict.index]) if verdict.index else math.nan
+    return replace(verdict, want=want, error=abs(verdict.got - want))
+
+
+# [what killed this process's CUDA context, its dump] once a step has.
+_LOST_CONTEXT: list[str] = []
+
+
+def machine(
+    impl_name: str,
+    dtype: str,
+    *,
+    repeats: int | None = None,
+    max_steps: int | None = None,
+    reset: Callable[[], None] | None = None,
+    cases: st.SearchStrategy[Case] | None = None,
+) -> type[RuleBasedStateMachine]:
+    """A state machine of ``call`` and ``repeat`` steps on one implementation and dtype.
+
+    ``repeats``: reruns per ``repeat`` step (default ``default_repeats()``; 0
+    turns the rule off).  ``max_steps``: the longest sequence the machine's own
+    ``TestCase`` draws (its ``stateful_step_count``; ``run`` sets its own).
+    ``reset``: called at the start of every sequence, so that each starts from
+    the state a fresh process has; without it an implementation's state carries
+    over from one drawn sequence to the next, as in a long-running process, and
+    a failure may need an earlier sequence (Hypothesis then reports it flaky).
+    ``cases``: the case strategy (default: the oracle property's, ``oracle_cases``).
+    """
+    count = default_repeats() if repeats is None else repeats
+    Sequence(impl_name, dtype, count)  # a bad name, dtype or count fails here, not per example
+    impl = get(impl_name)
+    drawn = oracle_cases(impl, dtype) if cases is None else cases
+
+    class StatefulMachine(RuleBasedStateMachine):
+        calls = Bundle("calls")
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.sequence = Sequence(impl_name, dtype, count)
+
+        if reset is not None:
+
+            @initialize()
+            def fresh_state(self) -> None:
+                reset()
+
+        @rule(target=calls, case=drawn)
+        def call(self, case: Case) -> Call:
+            __tracebackhide__ = True
+            return self._step(self.sequence.call, case)
+
+        @precondition(lambda self: count > 0)
+        @rule(earlier=calls)
+        def repeat(self, earlier: Call) -> None:
+            __tracebackhide__ = True
+            self._step(self.sequence.repeat, earlier)
+
+        def _step(self, fn: Callable, arg):
+            __tracebackhide__ = True
+            try:
+                return fn(arg)
+            except StatefulFailure as failure:
+                from hypothesis.control import current_build_context
+
+                if failure.dump is None and current_build_context().is_final:
+                    cls = type(self)
+                    path = write_sequence_dump(self.sequence, failure, seed=cls.dump_seed,
+                                               reproduce=cls.reproduce)
+                    raise _with_dump(failure, path) from failure.__cause__
+                raise
+
+        # The seed and the call that rerun this machine's search, for its dumps
+        # (``run`` sets them; the seed defaults to Hypothesis' global one).
+        dump_seed: object = None
+        reproduce: str | None = None
+
+    StatefulMachine.TestCase.settings = settings(
+        deadline=None, database=None, suppress_health_check=SUPPRESSED, phases=PHASES,
+        **({"stateful_step_count": max_steps} if max_steps is not None else {}),
+    )
+    return StatefulMachine
+
+
+def run(
+    impl_name: str,
+    dtype: str,
+    *,
+    max_examples: int,
+    stateful_step_count: int,
+    seed: int | None = None,
+    repeats: int | None = None,
+    reset: Callable[[], None] | None = None,
+) -> None:
+    """Draw ``max_examples`` sequences of up to ``stateful_step_count`` steps; raise
+    the (shrunk) failure, a ``StatefulFailure`` whose ``dump`` is its directory.
+
+    ``seed`` fixes Hypothesis' draws (default: its global seed, which the
+    pytest plugin sets, else a random one)."""
+    __tracebackhide__ = True
+    cls = machine(impl_name, dtype, repeats=repeats, reset=reset)
+    chosen = seed if seed is not None else _global_seed()
+    cls.dump_seed = chosen
+    cls.reproduce = (
+        f"attnfuzz.properties.checks.stateful.run({impl_name!r}, {dtype!r}, "
+        f"max_examples={max_examples}, stateful_step_count={stateful_step_count}, "
+        f"seed={chosen!r}, repeats={repeats!r})"
+    )
+    if seed is not None:
+        cls = hypothesis_seed(seed)(cls)
+    options = settings(
+        max_examples=max_examples, stateful_step_count=stateful_step_count, deadline=None,
+        database=None, suppress_health_check=SUPPRESSED, phases=PHASES, derandomize=False,
+    )
+    run_state_machine_as_test(cls, settings=options)
+
+
+def replay_sequence(path: str | Path) -> list[list[Verdict]]:
+    """Rerun a ``sequence.json`` dump's steps in order (in a fresh process, as the
+    sequence began in one); raise its ``StatefulFailure``, with the same message,
+    if a step still fails.  Returns each step's verdicts if none does (the
+    failure did not reproduce).  A path that is no such dump raises ``ValueError``."""
+    record = load_sequence(path)
+    sequence = Sequence(record["implementation"], record["dtype"], record["repeats"])
+    for i, step in enumerate(record["steps"]):
+        case = step_case(step)
+        if step["rule"] == "call":
+            sequence.call(case)
+        else:
+            of = step["of"]
+            if of not in sequence.calls or sequence.calls[of].case != case:
+                raise ValueError(f"{path}: step {i} repeats step {of}, which is not "
+                                 "an earlier call of its case")
+            sequence.repeat(of)
+    return sequence.verdicts
+
+
+def step_case(step: dict) -> Case:
+    """The case of one of ``sequence.json``'s steps."""
+    return from_json(_lenient(step["case"]))  # type: ignore[arg-type]
+
+
+def load_sequence(path: str | Path) -> dict:
+    """A ``sequence.json`` record (a dump's directory or the file); ``ValueError`` if none."""
+    file = Path(path)
+    if file.is_dir():
+        file = file / SEQUENCE_FILE
+    try:
+        record = json.loads(file.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{path}: not a {NAME} dump ({exc})") from None
+    if not isinstance(record, dict) or record.get("property") != NAME:
+        raise ValueError(f"{file}: not a {NAME} dump (no property {NAME!r})")
+    for key, kind in (("implementation", str), ("dtype", str), ("repeats", int),
+                      ("steps", list)):
+        if not isinstance(record.get(key), kind):
+            raise ValueError(f"{file}: not a {NAME} dump (no {kind.__name__} {key!r})")
+    for i, step in enumerate(record["steps"]):
+        if not (isinstance(step, dict) and step.get("rule") in ("call", "repeat")
+                and isinstance(step.get("case"), dict)
+                and (step["rule"] == "call" or isinstance(step.get("of"), int))):
+            raise ValueError(f"{file}: step {i} is not a call or a repeat of a step")
+    return record
+
+
+def write_sequence_dump(
+    sequence: Sequence, failure: StatefulFailure, *, seed: object = None,
+    reproduce: str | None = None, root: Path | None = None,
+) -> Path:
+    """Write ``<root>/stateful-<impl>-<dtype>-<time>-<pid>/sequence.json``; return the directory.
+
+    Strict JSON: non-finite numbers are the strings "inf", "-inf" and "nan",
+    as in the harness's ``case.json``."""
+    import hypothesis.core
+
+    short = re.sub(r"[^A-Za-z0-9_.-]+", "_", sequence.impl_name.partition("#")[0]
+                   .rsplit("/", 1)[-1])[-60:]
+    base = Path(root or dump_root()).resolve()
+    path = _fresh_dir(base / f"{NAME}-{short}-{sequence.dtype}-"
+                             f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+    nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    record = {
+        "property": NAME,
+        "implementation": sequence.impl_name,
+        "dtype": sequence.dtype,
+        "repeats": sequence.repeats,
+        "steps": failure.steps,
+        "failed_step": len(failure.steps) - 1,
+        "message": failure.message,
+        "kinds": failure.kinds,
+        "diagnosis": [v.as_dict() for v in failure.verdicts],
+        "pytest_nodeid": nodeid or None,
+        "hypothesis_seed": hypothesis.core.global_force_seed if seed is None else seed,
+        "reproduce": reproduce,
+        "replay": replay_command(path),
+        "versions": backend.versions(),
+    }
+    text = json.dumps(_strict(record), indent=2, allow_nan=False)
+    (path / SEQUENCE_FILE).write_text(text + "\n")
+    return path
+
+
+def replay_command(path: Path) -> str:
+    """A shell command that replays the dump at ``path`` in a fresh process."""
+    code = f"from attnfuzz.properties.checks.stateful import replay_sequence; " \
+           f"replay_sequence({str(path)!r})"
+    return f'{Path(sys.executable).name} -c "{code}"'
+
+
+def _with_dump(failure: StatefulFailure, path: Path) -> StatefulFailure:
+    dumped = StatefulFailure(
+        f"{failure.message}\n  dump: {path}\n  replay: {replay_command(path)}",
+        failure.kinds, failure.steps, failure.verdicts)
+    dumped.message, dumped.dump = failure.message, path
+    return dumped
+
+
+def _global_seed() -> object:
+    import hypothesis.core
+
+    return hypothesis.core.global_force_seed
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0][:300] if lines else ""
+
+
+def _fresh_dir(path: Path) -> Path:
+    """Create ``path``, or ``path-2``, ``path-3``...: two dumps in one second keep both."""
+    candidate, n = path, 1
+    while True:
+        try:
+            candidate.mkdir(parents=True)
+            return candidate
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.name}-{n}")
+
+
+_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+
+
+def _strict(o: object) -> object:
+    """``o`` with non-finite floats as the strings "inf", "-inf", "nan" (JSON has none)."""
+    if isinstance(o, float) and not math.isfinite(o):
+        return repr(o)
+    if isinstance(o, dict):
+        return {k: _strict(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_strict(v) for v in o]
+    return o
+
+
+def _lenient(o: object) -> object:
+    """The inverse of ``_strict``, for a case (none of whose strings is one of these)."""
+    if isinstance(o, str) and o in _NON_FINITE:
+        return _NON_FINITE[o]
+    if isinstance(o, dict):
+        return {k: _lenient(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_lenient(v) for v in o]
+    return o
+
+
+__all__ = [
+    "NAME",
+    "Call",
+    "Sequence",
+    "StatefulFailure",
+    "default_repeats",
+    "load_sequence",
+    "machine",
+    "oracle_cases",
+    "replay_sequence",
+    "run",
+    "step_case",
+    "write_sequence_dump",
+]

@@ -1,0 +1,175 @@
+"""The stateful property (``checks.stateful``): sequences of calls sharing state.
+
+attnfuzz's kernels pass it.  Two planted bugs, plain torch attention functions
+that keep state between calls the way launchers do, pass the single-call
+oracle property on a fresh process's first call and are caught only by a
+sequence: a per-shape plan keyed by too little (two calls), and a scratch
+buffer never zeroed (a call and its repeat).  Each failure shrinks to two
+steps, is dumped, and replays from the dump in a fresh process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from attnfuzz.properties import checks, implementations
+from attnfuzz.properties.checks import stateful
+from attnfuzz.properties.model.cases import AttentionCase
+from tests.user_attention import mine
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# (a) A plan per shape, keyed by Sq alone but holding the scale, which comes
+# from D (or the scale given): right on a shape's first call, wrong on a later
+# call with that Sq and another D or scale.
+_PLANS: dict[int, float] = {}
+
+
+def planned(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    sq = q.shape[2]
+    if sq not in _PLANS:
+        _PLANS[sq] = q.shape[-1] ** -0.5 if scale is None else scale
+    return mine(q, k, v, causal=causal, scale=_PLANS[sq], alignment=alignment)
+
+
+# (b) out = sum_j p_j v_j by Kahan summation, whose compensation term lives
+# in a scratch buffer per output shape that is reused and never zeroed: the
+# previous call's leftover rounding error (within an ulp, inside the oracle's
+# bound) is folded into the next call's sum, so a repeated call differs in its
+# last bits.
+_SCRATCH: dict[tuple[int, ...], torch.Tensor] = {}
+
+
+def compensated(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    g = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(g, 1).float(), v.repeat_interleave(g, 1).float()
+    sq, sk = q.shape[2], k.shape[2]
+    logits = (q.float() @ k.transpose(-1, -2)) * scale
+    if causal:
+        offset = sk - sq if alignment == "bottom_right" else 0
+        i = torch.arange(sq, device=q.device)[:, None]
+        j = torch.arange(sk, device=q.device)[None, :]
+        logits = logits.masked_fill(j > i + offset, float("-inf"))
+    p = torch.softmax(logits, dim=-1).nan_to_num(0.0)  # a row that sees no key: 0
+    shape = (*q.shape[:3], v.shape[-1])
+    if shape not in _SCRATCH:
+        _SCRATCH[shape] = torch.zeros(shape, device=q.device)
+    c = _SCRATCH[shape]  # the bug: not zeroed when reused
+    s = torch.zeros(shape, device=q.device)
+    for j in range(sk):
+        y = p[..., j : j + 1] * v[:, :, j : j + 1, :] - c
+        t = s + y
+        c.copy_((t - s) - y)
+        s = t
+    return s.to(q.dtype)
+
+
+PLANNED = implementations.of_function(planned).name
+COMPENSATED = implementations.of_function(compensated).name
+RESETS = {PLANNED: _PLANS.clear, COMPENSATED: _SCRATCH.clear}
+
+
+def test_the_calls_draw_the_oracle_property_cases():
+    for name in ("flash", "decode", PLANNED):
+        impl = implementations.get(name)
+        assert repr(stateful.oracle_cases(impl, "float32")) == repr(
+            checks.get("oracle").cases(impl, "float32"))
+
+
+@pytest.mark.parametrize("name", ["flash", "decode"])
+def test_attnfuzz_kernels_pass_sequences(name):
+    stateful.run(name, "float32", max_examples=4, stateful_step_count=4)
+
+
+def test_the_machine_runs_as_hypothesis_runs_a_state_machine():
+    cls = stateful.machine("decode", "float32", max_steps=2, repeats=2)
+    assert cls.TestCase.settings.stateful_step_count == 2
+    run_state_machine_as_test(cls, settings=settings(cls.TestCase.settings, max_examples=3))
+
+
+def _fresh(code: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+
+def _done(proc: subprocess.Popen) -> str:
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out[-3000:]
+    return out
+
+
+@pytest.mark.parametrize(("name", "rules", "caught_by"), [
+    (PLANNED, ["call", "call"], "failed (wrong) in call"),
+    (COMPENSATED, ["call", "repeat"], "failed (wrong) in rerun 1 of 1 of step 0"),
+], ids=["plan-keyed-by-too-little", "scratch-never-zeroed"])
+def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
+    tmp_path, monkeypatch, name, rules, caught_by
+):
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    with pytest.raises(stateful.StatefulFailure) as caught:
+        stateful.run(name, "float32", max_examples=150, stateful_step_count=6, repeats=1,
+                     reset=RESETS[name])
+    failure = caught.value
+    assert [s["rule"] for s in failure.steps] == rules
+    assert caught_by in failure.message and "step 1 of the sequence" in failure.message
+    if rules[1] == "repeat":
+        assert failure.steps[1]["of"] == 0 and "repeat of step 0" in failure.message
+        assert "not bit-identical to the first run" in failure.message
+
+    # The dump: strict JSON, the sequence as it was shrunk.
+    assert failure.dump is not None and failure.dump.parent == tmp_path
+    assert f"dump: {failure.dump}" in str(failure)
+    text = (failure.dump / "sequence.json").read_text()
+    record = json.loads(text, parse_constant=lambda c: pytest.fail(f"non-strict JSON: {c}"))
+    assert (record["property"], record["implementation"], record["dtype"]) == (
+        stateful.NAME, name, "float32")
+    assert record["steps"] == failure.steps and record["message"] == failure.message
+
+    # In fresh processes: the failing step's case alone passes the single-call
+    # oracle property; the whole sequence fails as it did here.
+    last = json.dumps(json.dumps(record["steps"][-1]))
+    alone = _fresh(
+        "import json\n"
+        "from attnfuzz.properties.checks import failures, stateful\n"
+        "from attnfuzz.properties.run.harness import run_property\n"
+        f"case = stateful.step_case(json.loads({last}))\n"
+        f"assert not failures(run_property('oracle', {name!r}, case))\n"
+        "print('alone: ok')\n")
+    replayed = _fresh(
+        "from attnfuzz.properties.checks import stateful\n"
+        "try:\n"
+        f"    stateful.replay_sequence({str(failure.dump)!r})\n"
+        "except stateful.StatefulFailure as failure:\n"
+        "    print(failure.message)\n"
+        "else:\n"
+        "    raise SystemExit('the sequence did not fail')\n")
+    assert "alone: ok" in _done(alone)
+    assert _done(replayed).strip() == record["message"]
+
+
+def test_a_sequence_that_passes_replays_to_its_verdicts(tmp_path):
+    case = AttentionCase(hq=2, hkv=1, sq=3, sk=70, causal=True)  # two key blocks, GQA
+    sequence = stateful.Sequence("decode", "float32", 2)
+    sequence.repeat(sequence.call(case))
+    failure = stateful.StatefulFailure("message", ["wrong"], sequence.steps, [])
+    path = stateful.write_sequence_dump(sequence, failure, root=tmp_path)
+    verdicts = stateful.replay_sequence(path)
+    assert len(verdicts) == 2 and all(v.ok for step in verdicts for v in step)
+
+
+def test_what_is_not_a_sequence_dump_is_refused(tmp_path):
+    (tmp_path / "sequence.json").write_text('{"property": "oracle"}')
+    with pytest.raises(ValueError, match="not a stateful dump"):
+        stateful.replay_sequence(tmp_path)
+    with pytest.raises(ValueError, match="not a stateful dump"):
+        stateful.replay_sequence(tmp_path / "nothing")
