@@ -60,12 +60,13 @@ class Property:
         """The case strategy for ``impl``, optionally drawing only some layouts and families."""
         if self.draws is not None:
             return self.draws(impl, dtype, self.max_len)
-        return strategies.cases_for(
+        cases = strategies.cases_for(
             impl.op, dtype, decode=impl.decode, max_len=self.max_len,
             layout_names=layout_names or strategies.NAMES,
             families=self.families or families or strategies.FAMILIES,
             alignments=impl.alignments, support=impl.support,
         )
+        return strategies.with_options(cases, impl.options)
 
 
 def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:

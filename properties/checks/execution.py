@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import torch
@@ -83,53 +84,143 @@ def store_margin(count: int) -> int:
 
 
 def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run:
-    """Run ``impl`` on ``case`` with a poisoned, guarded output; check memory safety."""
+    """Run ``impl`` on ``case`` with a poisoned, guarded output (when the case
+    passes one); check memory safety and the tensors it returns."""
     built = built or build(case, backend.device())
     device = next(iter(built.inputs.values())).device
     shape = case.out_shape()
+    options = dict(case.options)
+    given = bool(options.pop("out", True)) and impl.writes_out
     drawn = case.out_layout
     margin = store_margin(math.prod(shape))
     layout = replace(drawn, front=drawn.front + margin, guard=drawn.guard + margin)
-    poisoned = torch.full(shape, math.nan, dtype=case.torch_dtype, device=device)
-    placed = materialize(poisoned, layout)
-    covered = materialize(torch.ones(shape), drawn, fill=0.0).buffer.to(device) != 0
+    placed = None
+    if given:
+        poisoned = torch.full(shape, math.nan, dtype=case.torch_dtype, device=device)
+        placed = materialize(poisoned, layout)
     before = {r: b.clone() for r, b in built.buffers.items()}
 
-    out = placed.tensor if impl.writes_out else None
     inputs = [built.inputs[role] for role in case.shapes()]
-    with watching() if backend.interpreting() else contextlib.nullcontext([]) as accesses:
-        results = impl.run(*inputs, out, **case.kwargs())
+    with _watched() as accesses, _poisoned_allocations(case, device):
+        results = impl.run(*inputs, placed.tensor if given else None, **case.kwargs(), **options)
 
-    _check_returned(impl, results, shape, case.torch_dtype, device)
+    _check_returned(impl, results, case, device)
     safety = [Verdict(a.describe(), math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory")
               for a in accesses[:1]]
-    if impl.writes_out:
+    if given:
         if results["out"].data_ptr() != placed.tensor.data_ptr():
             raise AssertionError(f"{impl.name} did not return the out tensor it was given")
+        covered = materialize(torch.ones(shape), drawn, fill=0.0).buffer.to(device) != 0
         buf = placed.buffer
         inner = buf[margin : buf.numel() - margin]  # the buffer of the drawn layout
         guard = torch.cat([buf[:margin], inner[~covered], buf[buf.numel() - margin :]])
         safety.append(flag("guard region written (out-of-bounds store)", ~torch.isnan(guard),
                            kind="memory"))
+    safety += _returned_memory(results, built, given)
     for role, buf in built.buffers.items():
         changed = ~same_bits(before[role], buf)
         safety.append(flag(f"input {role} modified", changed, buf, kind="memory"))
     return Run(results, safety)
 
 
+def _watched() -> contextlib.AbstractContextManager:
+    """The interpreter's access check (a GPU has compute-sanitizer instead)."""
+    return watching() if backend.interpreting() else contextlib.nullcontext([])
+
+
+@contextlib.contextmanager
+def _poisoned_allocations(case: Case, device: torch.device) -> Iterator[None]:
+    """Memory an implementation allocates for its own outputs starts as NaN, so an
+    element it never writes shows up as it does in the harness's poisoned out.
+
+    On the CPU, torch fills uninitialized memory with NaN in deterministic
+    mode (warn-only, so no operation is refused).  On a GPU that mode would
+    change the implementation under test (cuBLAS and SDPA choose other
+    algorithms), so the caching allocator is handed back NaN blocks of the
+    outputs' sizes instead, which the implementation's allocations most
+    likely reuse.
+    """
+    if device.type != "cpu":
+        for shape in case.returns().values():
+            torch.full(shape, math.nan, dtype=torch.float32, device=device)
+            torch.full(shape, math.nan, dtype=case.torch_dtype, device=device)
+        yield
+        return
+    state = (torch.are_deterministic_algorithms_enabled(),
+             torch.is_deterministic_algorithms_warn_only_enabled(),
+             torch.utils.deterministic.fill_uninitialized_memory)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.utils.deterministic.fill_uninitialized_memory = True
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(state[0], warn_only=state[1])
+        torch.utils.deterministic.fill_uninitialized_memory = state[2]
+
+
 def _check_returned(
-    impl: Implementation, results: dict, shape: tuple[int, ...], dtype: torch.dtype, device
+    impl: Implementation, results: dict, case: Case, device: torch.device
 ) -> None:
-    """The output an implementation returns must be a tensor of the case's shape,
-    dtype and device: a result in another dtype or on another device would
-    otherwise be converted silently by the comparison."""
+    """Every output an implementation returns must be a tensor of the case's
+    shape (and the output of its dtype) on its device: a result in another
+    dtype or on another device would otherwise be converted silently by the
+    comparison."""
     out = results.get("out")
     if not isinstance(out, torch.Tensor):
         raise AssertionError(f"{impl.name} returned {type(out).__name__} as out, not a tensor")
-    for what, got, want in (("shape", tuple(out.shape), shape), ("dtype", out.dtype, dtype),
-                            ("device", out.device, device)):
-        if got != want:
-            raise AssertionError(f"{impl.name} returned {what} {got}, expected {want}")
+    shapes = case.returns()
+    for name, got in results.items():
+        if not isinstance(got, torch.Tensor):
+            raise AssertionError(f"{impl.name} returned {type(got).__name__} as {name}, "
+                                 "not a tensor")
+        want = [("shape", tuple(got.shape), shapes.get(name)), ("device", got.device, device)]
+        if name == "out":
+            want.append(("dtype", got.dtype, case.torch_dtype))
+        for what, value, expected in want:
+            if expected is not None and value != expected:
+                raise AssertionError(f"{impl.name} returned {name} of {what} {value}, "
+                                     f"expected {expected}")
+
+
+def _extent(t: torch.Tensor) -> tuple[int, int]:
+    """The bytes a tensor's elements span: [first, past the last)."""
+    if t.numel() == 0:
+        return t.data_ptr(), t.data_ptr()
+    span = sum((n - 1) * s for n, s in zip(t.shape, t.stride(), strict=True))
+    return t.data_ptr(), t.data_ptr() + (span + 1) * t.element_size()
+
+
+def overlaps_itself(t: torch.Tensor) -> bool:
+    """Whether two elements of ``t`` share an address (a stride 0, or strides too
+    small for the dims inside them), as ``empty_strided`` with an expanded
+    input's strides gives: every write to one is a write to the other."""
+    inner = 0
+    for stride, size in sorted((s, n) for s, n in zip(t.stride(), t.shape, strict=True)
+                               if n > 1):
+        if stride <= inner:
+            return True
+        inner += (size - 1) * stride
+    return False
+
+
+def _returned_memory(results: dict, built: Built, given: bool) -> list[Verdict]:
+    """Returned outputs own their memory: none overlaps itself, another output or
+    an input (an output laid out like an input, or a view of one)."""
+    verdicts = []
+    seen = [(f"input {role}", _extent(buf)) for role, buf in built.buffers.items()]
+    for name, t in results.items():
+        if name == "out" and given:
+            seen.append(("out", _extent(t)))  # the harness's own tensor
+            continue
+        lo, hi = _extent(t)
+        shared = [what for what, (a, b) in seen if lo < b and a < hi]
+        problems = (["its elements overlap each other"] if overlaps_itself(t) else []) + [
+            f"its memory overlaps {what}" for what in shared]
+        for problem in problems:
+            verdicts.append(Verdict(f"returned {name}: {problem} (strides {tuple(t.stride())})",
+                                    math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory"))
+        seen.append((name, (lo, hi)))
+    return verdicts
 
 
 def run_clean(impl: Implementation, case: Case, inputs: dict[str, torch.Tensor]) -> dict:

@@ -8,18 +8,20 @@ from __future__ import annotations
 from attnfuzz.properties.implementations.implementation import Implementation
 
 
-def _naive(q, k, v, out, **kw):
+def _results(got, second: str) -> dict:
+    return {"out": got[0], second: got[1]} if isinstance(got, tuple) else {"out": got}
+
+
+def _naive(q, k, v, out, *, return_probs=True, **kw):
     from attnfuzz.kernels import naive_attention
 
-    o, p = naive_attention(q, k, v, return_probs=True, out=out, **kw)
-    return {"out": o, "probs": p}
+    return _results(naive_attention(q, k, v, return_probs=return_probs, out=out, **kw), "probs")
 
 
-def _flash(q, k, v, out, **kw):
+def _flash(q, k, v, out, *, return_lse=True, **kw):
     from attnfuzz.kernels import flash_attention
 
-    o, lse = flash_attention(q, k, v, return_lse=True, out=out, **kw)
-    return {"out": o, "lse": lse}
+    return _results(flash_attention(q, k, v, return_lse=return_lse, out=out, **kw), "lse")
 
 
 # flash_decode's own plan gives the small keys of fuzzed cases one range on a
@@ -30,12 +32,11 @@ def _flash(q, k, v, out, **kw):
 DECODE_SPLITS = 4
 
 
-def _decode(q, k, v, out, **kw):
+def _decode(q, k, v, out, *, return_lse=True, num_splits=DECODE_SPLITS, **kw):
     from attnfuzz.kernels import flash_decode
 
-    kw.setdefault("num_splits", DECODE_SPLITS)
-    o, lse = flash_decode(q, k, v, return_lse=True, out=out, **kw)
-    return {"out": o, "lse": lse}
+    got = flash_decode(q, k, v, return_lse=return_lse, out=out, num_splits=num_splits, **kw)
+    return _results(got, "lse")
 
 
 def _matmul(a, b, out, **kw):
@@ -56,17 +57,26 @@ def _softmax(x, out, **kw):
     return {"out": softmax(x, out=out, **kw)}
 
 
+# The harness's out= or the kernel's own allocation: each launcher's output
+# planning is tested both ways.
+OUT = ("out", (True, False))
+LSE = ("return_lse", (True, False))
+# Split counts: the fixed four, the kernel's own plan (None), one range (no
+# merge) and counts that divide no block count evenly.
+SPLITS = ("num_splits", (DECODE_SPLITS, None, 1, 2, 3, 5, 7))
+
 IMPLEMENTATIONS = (
     Implementation("naive", "attention", _naive, description="three-kernel attention",
-                   campaign=True, bitwise_layouts=True),
+                   campaign=True, bitwise_layouts=True,
+                   options=(OUT, ("return_probs", (True, False)))),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
-                   campaign=True, bitwise_layouts=True),
+                   campaign=True, bitwise_layouts=True, options=(OUT, LSE)),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
-                   decode=True, campaign=True, bitwise_layouts=True),
+                   decode=True, campaign=True, bitwise_layouts=True, options=(OUT, LSE, SPLITS)),
     Implementation("matmul", "matmul", _matmul, description="tiled matmul", campaign=True,
-                   bitwise_layouts=True),
+                   bitwise_layouts=True, options=(OUT,)),
     Implementation("matmul_nt", "matmul_nt", _matmul_nt, description="transpose-free a@b.T",
-                   campaign=True, bitwise_layouts=True),
+                   campaign=True, bitwise_layouts=True, options=(OUT,)),
     Implementation("softmax", "softmax", _softmax, description="row softmax", campaign=True,
-                   bitwise_layouts=True),
+                   bitwise_layouts=True, options=(OUT,)),
 )

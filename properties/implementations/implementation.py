@@ -10,7 +10,9 @@
 What it supports (dtypes, head dims, masks, layouts, sizes, magnitudes) is
 its ``support`` (see ``support``); ``expressible`` are the causal alignments
 its calling convention can ask for at all, so a declared limit is only
-tested for refusal where the convention could pass it.
+tested for refusal where the convention could pass it.  ``options`` are the
+optional arguments a case draws (``out`` given or not, the LSE asked for or
+not, a split count), so the calls users make most are fuzzed too.
 """
 
 from __future__ import annotations
@@ -40,6 +42,10 @@ class Implementation:
     # it; a library may pick another GEMM for another stride (cuBLAS does), so
     # relations that change a layout hold others to their bounds instead.
     bitwise_layouts: bool = False
+    # Optional arguments drawn both ways: (name, choices), the default first
+    # (the one shrinking goes to).  "out" chooses whether the harness passes
+    # its own output tensor; the others are passed to ``run`` by name.
+    options: tuple[tuple[str, tuple], ...] = ()
 
     def __post_init__(self) -> None:
         if self.op not in OPS:

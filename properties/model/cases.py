@@ -2,7 +2,8 @@
 
 Every case kind has the same methods: ``shapes`` and ``layouts`` of its
 inputs (in the order an implementation takes them), ``kwargs`` for the call,
-``out_shape``, ``labels`` and ``describe``, so callers never branch on the kind.
+``out_shape``, ``returns`` (every output's shape), ``labels`` and
+``describe``, so callers never branch on the kind.
 
 Strategies draw specs, never tensors: a spec prints readably when Hypothesis
 reports a failure, serialises to JSON for dumps, and ``build`` turns it into
@@ -23,6 +24,9 @@ from attnfuzz.properties.model.values import Values, generate
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 # Causal alignments: bottom-right (the KV-cache convention) and top-left.
 ALIGNMENTS = ("bottom_right", "top_left")
+# Optional arguments of the call, as (name, value) pairs, where they differ from
+# the implementation's default: ``Implementation.options`` lists the choices.
+Options = tuple[tuple[str, object], ...]
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,7 @@ class AttentionCase:
     v_layout: Layout = field(default_factory=Layout)
     values: Values = field(default_factory=Values)
     out_layout: Layout = field(default_factory=Layout)
+    options: Options = ()
 
     kind = "attention"
 
@@ -80,6 +85,11 @@ class AttentionCase:
     def out_shape(self) -> tuple[int, ...]:
         return (self.batch, self.hq, self.sq, self.dv)
 
+    def returns(self) -> dict[str, tuple[int, ...]]:
+        """The shape of each output the call may return (the optional ones too)."""
+        rows = (self.batch, self.hq, self.sq)
+        return {"out": self.out_shape(), "lse": rows, "probs": (*rows, self.sk)}
+
     def labels(self) -> list[str]:
         dv = "" if self.dv == self.d else " (Dv differs)"
         return [
@@ -101,7 +111,7 @@ class AttentionCase:
             f"Dv={self.dv} {self.dtype}/{self.input_precision} {self.mask_kind()} "
             f"scale={self.scale} values={self.values.describe()} "
             f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name} "
-            f"out={self.out_layout.name}"
+            f"out={self.out_layout.name}{options_text(self.options)}"
         )
 
 
@@ -119,6 +129,7 @@ class MatmulCase:
     b_layout: Layout = field(default_factory=Layout)
     values: Values = field(default_factory=Values)
     out_layout: Layout = field(default_factory=Layout)
+    options: Options = ()
 
     kind = "matmul"
 
@@ -139,6 +150,9 @@ class MatmulCase:
     def out_shape(self) -> tuple[int, ...]:
         return (*self.batch, self.m, self.n)
 
+    def returns(self) -> dict[str, tuple[int, ...]]:
+        return {"out": self.out_shape()}
+
     def labels(self) -> list[str]:
         return _common_labels(self)
 
@@ -149,6 +163,7 @@ class MatmulCase:
             f"{self.dtype}/{self.input_precision} scale={self.scale} "
             f"values={self.values.describe()} "
             f"layouts a={self.a_layout.name} b={self.b_layout.name} out={self.out_layout.name}"
+            f"{options_text(self.options)}"
         )
 
 
@@ -162,6 +177,7 @@ class SoftmaxCase:
     x_layout: Layout = field(default_factory=Layout)
     values: Values = field(default_factory=Values)
     out_layout: Layout = field(default_factory=Layout)
+    options: Options = ()
 
     kind = "softmax"
 
@@ -181,6 +197,9 @@ class SoftmaxCase:
     def out_shape(self) -> tuple[int, ...]:
         return self.shape
 
+    def returns(self) -> dict[str, tuple[int, ...]]:
+        return {"out": self.out_shape()}
+
     def labels(self) -> list[str]:
         return [*_common_labels(self), f"mask: {self.mask_kind()}"]
 
@@ -191,18 +210,26 @@ class SoftmaxCase:
         return (
             f"softmax shape={self.shape} {self.dtype} scale={self.scale} {self.mask_kind()} "
             f"values={self.values.describe()} layout={self.x_layout.name} "
-            f"out={self.out_layout.name}"
+            f"out={self.out_layout.name}{options_text(self.options)}"
         )
 
 
 Case = AttentionCase | MatmulCase | SoftmaxCase
 
 
+def options_text(options: Options) -> str:
+    """"; called with out=None, num_splits=7" (only options that differ from the default)."""
+    parts = ["out=None" if name == "out" else f"{name}={value}" for name, value in options]
+    return f"; called with {', '.join(parts)}" if parts else ""
+
+
 def _common_labels(case: Case) -> list[str]:
     """Coverage labels (for ``hypothesis.event``) that every case kind has."""
     out = [f"dtype: {case.dtype}", f"values: {case.values.family}"]
     out += [f"layout {role}: {lay.name}" for role, lay in case.layouts().items()]
+    out += [f"option {name}: {value}" for name, value in case.options]
     return out
+
 CASE_TYPES = {c.kind: c for c in (AttentionCase, MatmulCase, SoftmaxCase)}
 
 
@@ -251,6 +278,8 @@ def from_json(data: dict[str, object]) -> Case:
             v = Layout.from_dict(v)  # type: ignore[arg-type]
         elif f.name == "values":
             v = Values(**v)  # type: ignore[arg-type]
+        elif f.name == "options":
+            v = tuple((str(name), value) for name, value in v)  # type: ignore[union-attr]
         elif isinstance(v, list):
             v = tuple(v)
         kw[f.name] = v
