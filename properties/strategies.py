@@ -29,7 +29,17 @@ from attnfuzz.properties.model.values import FAMILIES, Values
 
 # Block edges used by the kernels on either backend (16 is tl.dot's minimum).
 BLOCK_EDGES = (16, 32, 64, 128)
-HEAD_DIMS = (16, 1, 8, 24, 32, 40, 64, 72, 80, 96, 112, 128)
+# Up to the 256 the kernels accept; 129 is one past a padded width (tiles of
+# the head dim are powers of two).
+HEAD_DIMS = (16, 1, 8, 24, 32, 40, 64, 72, 80, 96, 112, 128, 129, 160, 192, 256)
+# Lengths that only a GPU affords (the oracle is float64 on the CPU): past
+# where the compiled prefill starts autotuning (``TUNE_MIN_SEQ`` = 512), and
+# decode caches long enough for the kernel's own split plan (256 or more keys
+# a range) to choose several ranges.
+LONG_LENGTHS = (511, 512, 513, 577, 1024, 1031)
+LONG_DECODE_KEYS = 4099
+# Small primes: lengths no block size divides.
+PRIMES = (3, 5, 7, 11, 13, 17, 31, 37, 67, 97, 127)
 # An output cannot be broadcast: two elements would share one address.
 OUT_NAMES = tuple(n for n in NAMES if not n.startswith("expand"))
 # Qwen3 query/KV head counts.
@@ -40,16 +50,19 @@ GROUPS = (1, 2, 3, 4, 5, 8)
 
 
 def seq_lens(max_len: int = 130) -> st.SearchStrategy[int]:
-    """Sequence lengths: tiny ones, block edges +-1, and any length past one
-    64-row block (where a second query block starts), up to ``max_len``."""
+    """Sequence lengths: tiny ones, block edges +-1, primes, and any length past
+    one 64-row block (where a second query block starts), up to ``max_len``."""
     edges = sorted({e + d for e in BLOCK_EDGES for d in (-1, 0, 1) if 1 <= e + d <= max_len})
     options = [st.integers(1, min(8, max_len)), st.sampled_from(edges)]
+    primes = [p for p in PRIMES if p <= max_len]
+    if primes:
+        options.append(st.sampled_from(primes))
     if max_len > 65:
         options.append(st.integers(65, max_len))
     return st.one_of(*options)
 
 
-def head_dims(max_dim: int = 128) -> st.SearchStrategy[int]:
+def head_dims(max_dim: int = 256) -> st.SearchStrategy[int]:
     """Head dims: powers of two and the odd ones real models use (24, 40, 72, ...)."""
     return st.sampled_from([d for d in HEAD_DIMS if d <= max_dim])
 
@@ -146,15 +159,16 @@ def attention_cases(
     layouts: st.SearchStrategy[Layout] | Layout | None = None,
     values: st.SearchStrategy[Values] | Values | None = None,
     max_batch: int = 2,
-    max_kv_heads: int = 2,
+    max_kv_heads: int = 3,
     groups: tuple[int, ...] = GROUPS,
     max_seq: int = 130,
-    max_dim: int = 128,
+    max_dim: int = 256,
     layout_names: tuple[str, ...] = NAMES,
     families: tuple[str, ...] = FAMILIES,
     alignments: tuple[str, ...] = ALIGNMENTS,
     decode: bool = False,
     support: Support | None = None,
+    long: bool | None = None,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
     ways, Dv != D, causal with either alignment, a layout per tensor, values.
@@ -166,7 +180,10 @@ def attention_cases(
     ``groups`` (``GROUPS``), ``layout_names`` and ``families``; causal masks take only the
     ``alignments`` given.  With ``decode``, Sq is at
     most 16 (the decode path's regime).  A ``support`` declaration narrows
-    all of these to the cases it admits.  Bad arguments raise ``InvalidArgument``.
+    all of these to the cases it admits.  With ``long`` (default: on a GPU)
+    a few draws are far longer than ``max_seq``: ``LONG_LENGTHS`` for one head,
+    or up to ``LONG_DECODE_KEYS`` keys with ``decode``, within the support's
+    ``max_seq``.  Bad arguments raise ``InvalidArgument``.
     """
     if isinstance(dtype, str):
         dtype = st.just(_known((dtype,), "dtype", tuple(DTYPES))[0])
@@ -203,6 +220,11 @@ def attention_cases(
     if isinstance(values, Values):
         values = st.just(values)
     fixed_lengths = sq is not None or sk is not None
+    if long is None:
+        long = not backend.interpreting()
+    longest = support.max_seq if support is not None else None
+    long_lengths = () if not long or fixed_lengths else tuple(
+        n for n in LONG_LENGTHS if longest is None or n <= longest)
     same_dv = support is not None and not support.distinct_value_dim and value_dim is None
     return _attention_cases(
         dtype,
@@ -226,6 +248,7 @@ def attention_cases(
         masks=masks(alignments),
         decode=decode,
         support_dims=support is not None and support.head_dims is not None,
+        long_lengths=long_lengths,
     )
 
 
@@ -233,11 +256,21 @@ def attention_cases(
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
     layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode, support_dims,
+    long_lengths,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime = draw(st.sampled_from(REGIMES)) if regimes else "any"
     d = draw(head_dim)
-    if regime != "any":
+    # One draw in six is long where lengths allow it; one batch and KV head
+    # keep the float64 oracle's probabilities near 100 MB.
+    if long_lengths and draw(st.integers(0, 5)) == 5:
+        b, hkv = 1, 1
+        lengths = st.sampled_from(long_lengths)
+        sq_ = draw(lengths) if not decode else draw(sq)
+        sk_ = sq_ if sk == "same" else draw(lengths if not decode else st.integers(
+            max(long_lengths), LONG_DECODE_KEYS))
+        dv, (causal, alignment), scale = d, draw(masks), None
+    elif regime != "any":
         sq_, sk_ = draw(_regime_lengths(regime, max_seq))
         dv, (causal, alignment), scale = d, (True, "bottom_right"), None
     else:
@@ -365,6 +398,31 @@ def softmax_cases(
     )
 
 
+def call_options(
+    choices: tuple[tuple[str, tuple], ...],
+) -> st.SearchStrategy[tuple[tuple[str, object], ...]]:
+    """Optional arguments of a call (``Implementation.options``): each drawn
+    from its choices, the default first; a case keeps those that differ."""
+    for name, values in choices:
+        if not values:
+            raise InvalidArgument(f"option {name!r} has no choices")
+
+    def differing(drawn: tuple) -> tuple[tuple[str, object], ...]:
+        return tuple((name, v) for (name, values), v in zip(choices, drawn, strict=True)
+                     if v != values[0] or type(v) is not type(values[0]))
+
+    return st.tuples(*(st.sampled_from(values) for _, values in choices)).map(differing)
+
+
+def with_options(
+    cases: st.SearchStrategy[Case], choices: tuple[tuple[str, tuple], ...]
+) -> st.SearchStrategy[Case]:
+    """``cases`` with optional arguments drawn for each (see ``call_options``)."""
+    if not choices:
+        return cases
+    return st.tuples(cases, call_options(choices)).map(lambda t: replace(t[0], options=t[1]))
+
+
 def cases_for(
     op: str,
     dtype: str,
@@ -418,7 +476,7 @@ def _other_dtypes(s: Support) -> list[str]:
 
 
 def _other_dims(s: Support) -> list[int]:
-    return [d for d in (*HEAD_DIMS, 256) if s.head_dims is not None and d not in s.head_dims]
+    return [d for d in HEAD_DIMS if s.head_dims is not None and d not in s.head_dims]
 
 
 def _broken_dtype(draw, c, s, ex):

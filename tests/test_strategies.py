@@ -41,7 +41,7 @@ def test_composes_with_one_of_and_map(sq):
 @given(S.attention_cases(dtype=st.sampled_from(["float32", "float16"]), max_seq=20))
 def test_bounds_are_honoured(case):
     assert case.dtype in ("float32", "float16")
-    assert case.sq <= 20 and case.batch <= 2 and case.hkv <= 2
+    assert case.sq <= 20 and case.batch <= 2 and case.hkv <= 3
 
 
 BAD_ARGUMENTS = [
@@ -69,3 +69,24 @@ def test_gqa_groups_that_are_not_powers_of_two_are_drawn(group):
     found = find(S.attention_cases(), lambda c: c.group == group,
                  settings=settings(max_examples=500, database=None))
     assert found.hq == found.hkv * group
+
+
+def test_the_whole_case_space_is_reached():
+    """Head dims to 256, head counts and groups not powers of two, long lengths
+    where asked for (a GPU's default), decode caches long enough to split."""
+    seen: dict[str, set] = {"d": set(), "hq": set(), "long": set(), "decode_sk": set()}
+
+    @settings(max_examples=300, database=None, deadline=None)
+    @given(S.attention_cases(long=True), S.attention_cases(decode=True, long=True))
+    def draw(case, dec):
+        seen["d"].add(case.d)
+        seen["hq"].add(case.hq)
+        if min(case.sq, case.sk) >= 511:
+            assert case.batch == case.hkv == 1
+            seen["long"].add(case.sq)
+        seen["decode_sk"].add(dec.sk > 5 * 64)
+
+    draw()
+    assert {129, 256} <= seen["d"]
+    assert any(h & (h - 1) for h in seen["hq"])  # not a power of two
+    assert seen["long"] and True in seen["decode_sk"]
