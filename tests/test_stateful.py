@@ -79,20 +79,14 @@ COMPENSATED = implementations.of_function(compensated).name
 RESETS = {PLANNED: _PLANS.clear, COMPENSATED: _SCRATCH.clear}
 
 
-def test_the_calls_draw_the_oracle_property_cases():
-    for name in ("flash", "decode", PLANNED):
-        impl = implementations.get(name)
-        assert repr(stateful.oracle_cases(impl, "float32")) == repr(
-            checks.get("oracle").cases(impl, "float32"))
-
-
 @pytest.mark.parametrize("name", ["flash", "decode"])
 def test_attnfuzz_kernels_pass_sequences(name):
-    stateful.run(name, "float32", max_examples=4, stateful_step_count=4)
+    checks.run_stateful(name, "float32", max_examples=4, stateful_step_count=4)
 
 
 def test_the_machine_runs_as_hypothesis_runs_a_state_machine():
-    cls = stateful.machine("decode", "float32", max_steps=2, repeats=2)
+    cases = checks.get("oracle").cases(implementations.get("decode"), "float32")
+    cls = stateful.machine("decode", "float32", max_steps=2, repeats=2, cases=cases)
     assert cls.TestCase.settings.stateful_step_count == 2
     run_state_machine_as_test(cls, settings=settings(cls.TestCase.settings, max_examples=3))
 
@@ -117,8 +111,8 @@ def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
 ):
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
     with pytest.raises(stateful.StatefulFailure) as caught:
-        stateful.run(name, "float32", max_examples=150, stateful_step_count=6, repeats=1,
-                     reset=RESETS[name])
+        checks.run_stateful(name, "float32", max_examples=150, stateful_step_count=6,
+                            repeats=1, reset=RESETS[name])
     failure = caught.value
     assert [s["rule"] for s in failure.steps] == rules
     assert caught_by in failure.message and "step 1 of the sequence" in failure.message

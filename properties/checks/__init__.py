@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from attnfuzz.properties import implementations, strategies
+from attnfuzz.properties.checks import stateful
 from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.execution import execute, failures, worst
 from attnfuzz.properties.checks.metamorphic import attention_metamorphic
@@ -112,6 +113,12 @@ PROPERTIES: dict[str, Property] = {
 }
 
 
+def run_stateful(impl_name: str, dtype: str, **options: object) -> None:
+    """The stateful property (``stateful.run``) on the cases the oracle property draws."""
+    cases = PROPERTIES["oracle"].cases(implementations.get(impl_name), dtype)
+    stateful.run(impl_name, dtype, cases=cases, **options)
+
+
 def get(name: str) -> Property:
     try:
         return PROPERTIES[name]
@@ -120,4 +127,4 @@ def get(name: str) -> Property:
         raise ValueError(f"unknown property {name!r}; known: {known}") from None
 
 
-__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "worst"]
+__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "run_stateful", "worst"]

@@ -22,9 +22,9 @@ Steps are numbered from 0.  The final (shrunk) failure is dumped as
 ``replay_sequence`` reruns in order; in a fresh process, since state that
 the implementation kept before the sequence began is part of no dump.
 
-This module imports neither ``checks`` (whose ``__init__`` is the registry
-of properties and imports it; see ``oracle_cases``) nor ``run`` (whose harness
-imports ``checks``): the package has no import circle.
+The calls draw from a strategy given by the caller: ``checks.run_stateful``
+gives the oracle property's, so that this module imports neither the
+registry of properties (which imports it) nor ``run``.
 """
 
 from __future__ import annotations
@@ -55,14 +55,13 @@ from hypothesis.stateful import (
 from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, bitwise, execute
 from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.implementations import Implementation, get
+from attnfuzz.properties.implementations import get
 from attnfuzz.properties.model.cases import Case, build, from_json, to_json
+from attnfuzz.properties.model.dumps import dump_root, fresh_dir, lenient, strict
 from attnfuzz.reference import Verdict
 
 NAME = "stateful"
 SEQUENCE_FILE = "sequence.json"
-# harness.DEFAULT_DUMP_DIR, spelled again: this module may not import ``run``.
-DEFAULT_DUMP_DIR = ".attnfuzz/failures"
 # The interpreter runs a launch's programs one after another, so reruns there
 # differ only by state a call left behind, which one rerun shows.  A GPU
 # schedules them differently each launch: more reruns, more interleavings.
@@ -113,28 +112,6 @@ class Call:
 def default_repeats() -> int:
     """Reruns per ``repeat`` step on the current backend."""
     return INTERPRETER_REPEATS if backend.interpreting() else GPU_REPEATS
-
-
-def oracle_cases(impl: Implementation, dtype: str) -> st.SearchStrategy[Case]:
-    """The oracle property's case strategy for ``impl``: ``PROPERTIES["oracle"].cases``.
-
-    The registry is this package's ``__init__``, which imports this module, so
-    an import of it here would be an import circle.  A package runs before its
-    submodules, so by the time anything here is called the registry is there
-    to be looked up instead, and the calls draw what the oracle property draws,
-    whatever it comes to draw.
-    """
-    registry = sys.modules.get(__package__ or "")
-    properties = getattr(registry, "PROPERTIES", None)
-    if properties is None:
-        raise RuntimeError(f"{__package__} is not initialized: call the {NAME} property "
-                           "after it has been imported, not while it is")
-    return properties["oracle"].cases(impl, dtype)
-
-
-def dump_root() -> Path:
-    """``harness.dump_root()``, spelled again (see ``DEFAULT_DUMP_DIR``)."""
-    return Path(os.environ.get("ATTNFUZZ_DUMP_DIR", DEFAULT_DUMP_DIR))
 
 
 class Sequence:
@@ -218,7 +195,7 @@ class Sequence:
                 f"earlier, {_LOST_CONTEXT[0]}\n  dump of that sequence: {_LOST_CONTEXT[1]}",
                 ["memory"], list(self.steps), [])
         step = len(self.steps)
-        self.steps.append({"rule": rule_name, "case": _strict(to_json(case)), "of": of})
+        self.steps.append({"rule": rule_name, "case": strict(to_json(case)), "of": of})
         self.cases.append(case)
         self.lines.append(f"step {step}: {words}")
         return step
@@ -285,7 +262,7 @@ def machine(
     repeats: int | None = None,
     max_steps: int | None = None,
     reset: Callable[[], None] | None = None,
-    cases: st.SearchStrategy[Case] | None = None,
+    cases: st.SearchStrategy[Case],
 ) -> type[RuleBasedStateMachine]:
     """A state machine of ``call`` and ``repeat`` steps on one implementation and dtype.
 
@@ -296,12 +273,11 @@ def machine(
     the state a fresh process has; without it an implementation's state carries
     over from one drawn sequence to the next, as in a long-running process, and
     a failure may need an earlier sequence (Hypothesis then reports it flaky).
-    ``cases``: the case strategy (default: the oracle property's, ``oracle_cases``).
+    ``cases``: the strategy each call draws its case from.
     """
     count = default_repeats() if repeats is None else repeats
     Sequence(impl_name, dtype, count)  # a bad name, dtype or count fails here, not per example
-    impl = get(impl_name)
-    drawn = oracle_cases(impl, dtype) if cases is None else cases
+    drawn = cases
 
     class StatefulMachine(RuleBasedStateMachine):
         calls = Bundle("calls")
@@ -357,6 +333,7 @@ def run(
     impl_name: str,
     dtype: str,
     *,
+    cases: st.SearchStrategy[Case],
     max_examples: int,
     stateful_step_count: int,
     seed: int | None = None,
@@ -369,11 +346,11 @@ def run(
     ``seed`` fixes Hypothesis' draws (default: its global seed, which the
     pytest plugin sets, else a random one)."""
     __tracebackhide__ = True
-    cls = machine(impl_name, dtype, repeats=repeats, reset=reset)
+    cls = machine(impl_name, dtype, repeats=repeats, reset=reset, cases=cases)
     chosen = seed if seed is not None else _global_seed()
     cls.dump_seed = chosen
     cls.reproduce = (
-        f"attnfuzz.properties.checks.stateful.run({impl_name!r}, {dtype!r}, "
+        f"attnfuzz.properties.checks.run_stateful({impl_name!r}, {dtype!r}, "
         f"max_examples={max_examples}, stateful_step_count={stateful_step_count}, "
         f"seed={chosen!r}, repeats={repeats!r})"
     )
@@ -408,7 +385,7 @@ def replay_sequence(path: str | Path) -> list[list[Verdict]]:
 
 def step_case(step: dict) -> Case:
     """The case of one of ``sequence.json``'s steps."""
-    return from_json(_lenient(step["case"]))  # type: ignore[arg-type]
+    return from_json(lenient(step["case"]))  # type: ignore[arg-type]
 
 
 def load_sequence(path: str | Path) -> dict:
@@ -447,7 +424,7 @@ def write_sequence_dump(
     short = re.sub(r"[^A-Za-z0-9_.-]+", "_", sequence.impl_name.partition("#")[0]
                    .rsplit("/", 1)[-1])[-60:]
     base = Path(root or dump_root()).resolve()
-    path = _fresh_dir(base / f"{NAME}-{short}-{sequence.dtype}-"
+    path = fresh_dir(base / f"{NAME}-{short}-{sequence.dtype}-"
                              f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
     nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
     record = {
@@ -466,7 +443,7 @@ def write_sequence_dump(
         "replay": replay_command(path),
         "versions": backend.versions(),
     }
-    text = json.dumps(_strict(record), indent=2, allow_nan=False)
+    text = json.dumps(strict(record), indent=2, allow_nan=False)
     (path / SEQUENCE_FILE).write_text(text + "\n")
     return path
 
@@ -497,43 +474,6 @@ def _first_line(error: BaseException) -> str:
     return lines[0][:300] if lines else ""
 
 
-def _fresh_dir(path: Path) -> Path:
-    """Create ``path``, or ``path-2``, ``path-3``...: two dumps in one second keep both."""
-    candidate, n = path, 1
-    while True:
-        try:
-            candidate.mkdir(parents=True)
-            return candidate
-        except FileExistsError:
-            n += 1
-            candidate = path.with_name(f"{path.name}-{n}")
-
-
-_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
-
-
-def _strict(o: object) -> object:
-    """``o`` with non-finite floats as the strings "inf", "-inf", "nan" (JSON has none)."""
-    if isinstance(o, float) and not math.isfinite(o):
-        return repr(o)
-    if isinstance(o, dict):
-        return {k: _strict(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [_strict(v) for v in o]
-    return o
-
-
-def _lenient(o: object) -> object:
-    """The inverse of ``_strict``, for a case (none of whose strings is one of these)."""
-    if isinstance(o, str) and o in _NON_FINITE:
-        return _NON_FINITE[o]
-    if isinstance(o, dict):
-        return {k: _lenient(v) for k, v in o.items()}
-    if isinstance(o, list):
-        return [_lenient(v) for v in o]
-    return o
-
-
 __all__ = [
     "NAME",
     "Call",
@@ -542,7 +482,6 @@ __all__ = [
     "default_repeats",
     "load_sequence",
     "machine",
-    "oracle_cases",
     "replay_sequence",
     "run",
     "step_case",

@@ -37,9 +37,13 @@ from attnfuzz.properties.model.cases import (
     to_json,
     with_inputs,
 )
+from attnfuzz.properties.model.dumps import (
+    dump_root,
+    fresh_dir,
+    lenient,
+    strict,
+)
 from attnfuzz.reference import Verdict
-
-DEFAULT_DUMP_DIR = ".attnfuzz/failures"
 
 
 @dataclass(frozen=True)
@@ -254,10 +258,6 @@ def _dump_lines(path: Path) -> list[str]:
     return [f"  dump: {path}", f"  replay: attnfuzz replay {shlex.quote(str(path))}"]
 
 
-def dump_root() -> Path:
-    return Path(os.environ.get("ATTNFUZZ_DUMP_DIR", DEFAULT_DUMP_DIR))
-
-
 def _blob(context) -> str | None:
     """Hypothesis' reproduce blob for the running example, if this version exposes it."""
     try:
@@ -299,7 +299,7 @@ def write_dump(
     short = impl_name.partition("#")[0].rsplit("/", 1)[-1]
     slug = clean(nodeid)[-80:] if nodeid else f"{prop}-{clean(short)[-60:]}-{case.dtype}"
     root = Path(root or (campaign and campaign.dump_dir) or dump_root()).resolve()
-    path = _fresh_dir(root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+    path = fresh_dir(root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
     if campaign is not None:
         seed, reproduce = campaign.seed, campaign.reproduce
     else:
@@ -322,48 +322,11 @@ def write_dump(
     if crash is not None:
         record["crash"] = f"{type(crash).__name__}: {crash}"
         record["traceback"] = "".join(traceback.format_exception(crash))
-    text = json.dumps(_strict(record), indent=2, allow_nan=False)
+    text = json.dumps(strict(record), indent=2, allow_nan=False)
     (path / "case.json").write_text(text + "\n")
     built = build(case, "cpu")
     torch.save({r: t.cpu() for r, t in built.inputs.items()}, path / "inputs.pt")
     return path
-
-
-def _fresh_dir(path: Path) -> Path:
-    """Create ``path``, or ``path-2``, ``path-3``...: two dumps in one second keep both."""
-    candidate, n = path, 1
-    while True:
-        try:
-            candidate.mkdir(parents=True)
-            return candidate
-        except FileExistsError:
-            n += 1
-            candidate = path.with_name(f"{path.name}-{n}")
-
-
-_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
-
-
-def _strict(o: object) -> object:
-    """``o`` with non-finite floats as the strings "inf", "-inf", "nan" (JSON has none)."""
-    if isinstance(o, float) and not math.isfinite(o):
-        return repr(o)
-    if isinstance(o, dict):
-        return {k: _strict(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [_strict(v) for v in o]
-    return o
-
-
-def _lenient(o: object) -> object:
-    """The inverse of ``_strict``, for parts of a record whose strings are never these."""
-    if isinstance(o, str) and o in _NON_FINITE:
-        return _NON_FINITE[o]
-    if isinstance(o, dict):
-        return {k: _lenient(v) for k, v in o.items()}
-    if isinstance(o, list):
-        return [_lenient(v) for v in o]
-    return o
 
 
 @dataclass
@@ -397,7 +360,7 @@ def load_dump(path: str | Path) -> tuple[Path, dict, Case, dict[str, torch.Tenso
     if missing:
         raise DumpError(f"{file}: not an attnfuzz dump (no {missing[0]!r})")
     try:
-        case = from_json(_lenient(record["case"]))
+        case = from_json(lenient(record["case"]))
     except (KeyError, TypeError, ValueError) as exc:
         raise DumpError(f"{file}: not an attnfuzz dump (its case: {exc!r})") from None
     try:
