@@ -44,6 +44,10 @@ class Property:
     # from the implementation's declared support.
     only: Callable[[Implementation], bool] | None = None
     draws: Callable[..., st.SearchStrategy[Case]] | None = None
+    # A property of sequences of calls, not of one case: runs ``examples``
+    # calls' worth of sequences itself, (impl name, dtype, examples, seed) -> None,
+    # raising its shrunk failure.  ``judge`` then checks one call of a sequence.
+    sequences: Callable[[str, str, int, int | None], None] | None = None
 
     def applies(self, impl: Implementation) -> bool:
         return impl.op in self.ops and (self.only is None or self.only(impl))
@@ -76,6 +80,21 @@ def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list
     return implementations_agree(impl, other, case, built)
 
 
+def run_stateful(impl_name: str, dtype: str, **options: object) -> None:
+    """The stateful property (``stateful.run``) on the cases the oracle property draws."""
+    cases = PROPERTIES["oracle"].cases(implementations.get(impl_name), dtype)
+    stateful.run(impl_name, dtype, cases=cases, **options)
+
+
+# Steps per drawn sequence: ``examples`` calls make examples // STEPS sequences.
+STATEFUL_STEPS = 5
+
+
+def _sequences(impl_name: str, dtype: str, examples: int, seed: int | None) -> None:
+    run_stateful(impl_name, dtype, max_examples=max(1, examples // STATEFUL_STEPS),
+                 stateful_step_count=STATEFUL_STEPS, seed=seed)
+
+
 PROPERTIES: dict[str, Property] = {
     p.name: p
     for p in (
@@ -101,6 +120,11 @@ PROPERTIES: dict[str, Property] = {
                 impl.support, dtype, expressible=impl.expressible, max_seq=max_len),
         ),
         Property(
+            stateful.NAME, implementations.OPS, lambda i, c, b, o: against_oracle(i, c, b),
+            "sequences of calls sharing the implementation's state, each within its bound, "
+            "repeats bit for bit", sequences=_sequences,
+        ),
+        Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),
             "row sums, range, exact zeros where masked, order, finiteness",
         ),
@@ -111,12 +135,6 @@ PROPERTIES: dict[str, Property] = {
         ),
     )
 }
-
-
-def run_stateful(impl_name: str, dtype: str, **options: object) -> None:
-    """The stateful property (``stateful.run``) on the cases the oracle property draws."""
-    cases = PROPERTIES["oracle"].cases(implementations.get(impl_name), dtype)
-    stateful.run(impl_name, dtype, cases=cases, **options)
 
 
 def get(name: str) -> Property:

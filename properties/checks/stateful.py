@@ -19,8 +19,9 @@ sequence itself and shrinks it to the shortest one that fails:
 
 Steps are numbered from 0.  The final (shrunk) failure is dumped as
 ``sequence.json`` under the dump root (``ATTNFUZZ_DUMP_DIR``), which
-``replay_sequence`` reruns in order; in a fresh process, since state that
-the implementation kept before the sequence began is part of no dump.
+``replay_sequence`` reruns in order in a fresh process, after the calls the
+process had made before the sequence began (``before``, up to
+``MAX_HISTORY``), whose state the sequence may have found.
 
 The calls draw from a strategy given by the caller: ``checks.run_stateful``
 gives the oracle property's, so that this module imports neither the
@@ -29,11 +30,12 @@ registry of properties (which imports it) nor ``run``.
 
 from __future__ import annotations
 
+import collections
 import json
 import math
 import os
 import re
-import sys
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -135,6 +137,11 @@ class Sequence:
         self._returned: dict[str, torch.Tensor] | None = None
         # The implementation, recording what it returns and marking what it raises.
         self._recording = replace(self.impl, run=self._run)
+        # Earlier calls in this process: state a sequence may find, which a dump
+        # must recreate before its own steps (without a ``reset``, sequences
+        # share the process's state as every other test does).
+        self.history = _HISTORY.setdefault(impl_name, collections.deque(maxlen=MAX_HISTORY))
+        self.before = list(self.history)
 
     def _run(self, *args, **kwargs) -> dict[str, torch.Tensor]:
         try:
@@ -147,6 +154,7 @@ class Sequence:
     def call(self, case: Case) -> Call:
         """Run ``case`` on fresh inputs; every output within its bound of the oracle."""
         step = self._begin("call", case, None, f"call on: {case.describe()}")
+        self.history.append(to_json(case))
         built = build(case, backend.device())
         # The oracle property's own judgement, on results this records on the way.
         self._returned = None
@@ -167,6 +175,7 @@ class Sequence:
         reruns = "once" if self.repeats == 1 else f"{self.repeats} times"
         step = self._begin("repeat", case, first.step,
                            f"repeat of step {first.step}, {reruns}")
+        self.history.extend([to_json(case)] * self.repeats)
         passed: list[Verdict] = []
         for i in range(1, self.repeats + 1):
             what = f"rerun {i} of {self.repeats} of step {first.step}"
@@ -238,7 +247,9 @@ class Sequence:
         lines = [f"{NAME}: {self.impl_name} {self.dtype} {what}, step {step} of the sequence, "
                  f"on: {self.cases[step].describe()}"]
         lines += [f"  {d}" for d in details]
-        lines += ["  the sequence (steps from 0):", *(f"    {s}" for s in self.lines)]
+        earlier = f", after {len(self.before)} earlier calls in this process" if self.before \
+            else ""
+        lines += [f"  the sequence (steps from 0{earlier}):", *(f"    {s}" for s in self.lines)]
         return StatefulFailure("\n".join(lines), kinds, [dict(s) for s in self.steps], bad)
 
 
@@ -253,6 +264,19 @@ def _identical(check: str, got: torch.Tensor, first: torch.Tensor) -> Verdict:
 
 # [what killed this process's CUDA context, its dump] once a step has.
 _LOST_CONTEXT: list[str] = []
+# Calls made in this process, per implementation, that a dump replays first.
+MAX_HISTORY = 200
+_HISTORY: dict[str, collections.deque] = {}
+
+
+def reset_history() -> None:
+    """Forget earlier calls: after an implementation's own state was reset."""
+    _HISTORY.clear()
+
+
+def lost_context() -> str | None:
+    """Which step killed this process's CUDA context, if one has."""
+    return _LOST_CONTEXT[0] if _LOST_CONTEXT else None
 
 
 def machine(
@@ -370,6 +394,13 @@ def replay_sequence(path: str | Path) -> list[list[Verdict]]:
     failure did not reproduce).  A path that is no such dump raises ``ValueError``."""
     record = load_sequence(path)
     sequence = Sequence(record["implementation"], record["dtype"], record["repeats"])
+    for earlier in record.get("before") or []:
+        # The calls the failing process had made first, unjudged: their state.
+        case = from_json(lenient(earlier))
+        try:
+            execute(sequence.impl, case, build(case, backend.device()))
+        except Exception:  # they passed there; the steps are what is judged
+            pass
     for i, step in enumerate(record["steps"]):
         case = step_case(step)
         if step["rule"] == "call":
@@ -432,6 +463,7 @@ def write_sequence_dump(
         "implementation": sequence.impl_name,
         "dtype": sequence.dtype,
         "repeats": sequence.repeats,
+        "before": sequence.before,
         "steps": failure.steps,
         "failed_step": len(failure.steps) - 1,
         "message": failure.message,
@@ -450,9 +482,7 @@ def write_sequence_dump(
 
 def replay_command(path: Path) -> str:
     """A shell command that replays the dump at ``path`` in a fresh process."""
-    code = f"from attnfuzz.properties.checks.stateful import replay_sequence; " \
-           f"replay_sequence({str(path)!r})"
-    return f'{Path(sys.executable).name} -c "{code}"'
+    return f"attnfuzz replay {shlex.quote(str(path))}"
 
 
 def _with_dump(failure: StatefulFailure, path: Path) -> StatefulFailure:

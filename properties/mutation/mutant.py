@@ -21,6 +21,9 @@ FLASH = (("oracle", "flash", "float32"), ("oracle", "flash", "float16"),
 DECODE = (("oracle", "decode", "float32"), ("oracle", "decode", "float16"),
           ("metamorphic", "decode", "float32"))
 ALL_ATTENTION = (*NAIVE[:1], *FLASH[:1], *DECODE[:1], ("oracle", "softmax", "float32"))
+# Launch caches, plans and tuning keep state between calls: sequences of calls
+# see what one call cannot (tried last: only survivors pay for them).
+STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"))
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from attnfuzz.properties.mutation.mutant import (
     MATMUL,
     NAIVE,
     SOFTMAX,
+    STATEFUL,
     Mutant,
 )
 
@@ -35,9 +36,9 @@ TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "nt_matmul.py": MATMUL,
     "row_softmax.py": SOFTMAX,
     "three_kernel_attention.py": NAIVE,
-    "flash.py": (*FLASH, *DECODE),
+    "flash.py": (*FLASH, *DECODE, *STATEFUL),
     "_checks.py": ALL_ATTENTION,
-    "_launch.py": ALL_ATTENTION,
+    "_launch.py": (*ALL_ATTENTION, *STATEFUL),
 }
 # A kernel file added later still gets mutated rather than silently skipped.
 DEFAULT_TARGETS = ALL_ATTENTION

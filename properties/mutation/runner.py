@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -88,6 +89,8 @@ def run_mutant(
     backend: str = "auto",
     layouts: list[str] | None = None,
     families: list[str] | None = None,
+    sanitize: bool = False,
+    timeout: float | None = None,
 ) -> Result:
     if mutant.equivalent:
         return Result(mutant.name, mutant.mimics, False, equivalent=mutant.equivalent)
@@ -108,7 +111,20 @@ def run_mutant(
             *(["--layouts", ",".join(layouts)] if layouts else []),
             *(["--families", ",".join(families)] if families else []),
         ]
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tmp)
+        if sanitize:
+            cmd = [*SANITIZER, *cmd]
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tmp,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # Neither killed nor shown to survive: reported as an error, counted as a survivor.
+            return Result(mutant.name, mutant.mimics, False, error=True,
+                          detail=f"timed out after {timeout:g}s")
+    if sanitize:
+        errors = _sanitizer_errors(proc.stdout + proc.stderr)
+        if errors:
+            return Result(mutant.name, mutant.mimics, True, property="compute-sanitizer memcheck",
+                          detail=errors[:300])
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines:
         tail = (proc.stderr or proc.stdout)[-2000:]
@@ -116,6 +132,23 @@ def run_mutant(
     out = json.loads(lines[-1])
     return Result(mutant.name, mutant.mimics, out["killed"], False, out.get("property"),
                   out.get("examples"), out.get("seconds"), out.get("detail", ""))
+
+
+# The mutant's properties under memcheck: an illegal access whose values no
+# output shows is still a kill.  Its own exit code tells its errors apart from
+# the worker's.
+SANITIZER_EXIT = 86
+SANITIZER = ["compute-sanitizer", "--tool", "memcheck", "--print-limit", "3",
+             "--error-exitcode", str(SANITIZER_EXIT)]
+
+
+def _sanitizer_errors(text: str) -> str:
+    """memcheck's first error report in a worker's output, or ''."""
+    match = re.search(r"ERROR SUMMARY: (\d+) error", text)
+    if not match or match.group(1) == "0":
+        return ""
+    first = next((ln for ln in text.splitlines() if "=========" in ln and "Invalid" in ln), "")
+    return f"{match.group(1)} errors; {first.strip('= ').strip()}"
 
 
 def _worker(
@@ -163,9 +196,14 @@ def _worker(
             return probe
 
         try:
-            cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
-                                           families=families)
-            probe_for(prop, impl, cases)()
+            sequences = checks.get(prop).sequences
+            if sequences is not None:
+                count = examples
+                sequences(impl, dtype, examples, seed)
+            else:
+                cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
+                                               families=families)
+                probe_for(prop, impl, cases)()
         except Exception as exc:
             failures = harness.failures_of(exc)
             if failures is None:
@@ -197,8 +235,44 @@ def restrict(mutant: Mutant, prop: str) -> Mutant | None:
     return Mutant(mutant.name, mutant.file, mutant.edits, mutant.mimics, targets, mutant.equivalent)
 
 
-def catalogue(names: list[str] | None = None) -> list[Mutant]:
-    muts = [*CATALOGUE, *FLASH_MUTANTS]
+def from_file(path: str | Path) -> list[Mutant]:
+    """Mutants written as JSON: a list of {"name", "file", "edits": [[old, new], ...],
+    "mimics"} (optionally "targets"; by default those ``rules`` gives the file),
+    for bugs planted by someone who never read the properties."""
+    from attnfuzz.properties.mutation.rules import DEFAULT_TARGETS, TARGETS
+
+    try:
+        entries = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"--from {path}: {exc}") from None
+    if not isinstance(entries, list):
+        raise SystemExit(f"--from {path}: expected a JSON list of mutants")
+    muts = []
+    for i, e in enumerate(entries):
+        try:
+            targets = e.get("targets") or TARGETS.get(e["file"], DEFAULT_TARGETS)
+            muts.append(Mutant(str(e["name"]), str(e["file"]),
+                               tuple((str(o), str(n)) for o, n in e["edits"]),
+                               str(e.get("mimics", "")),
+                               tuple(tuple(t) for t in targets)))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SystemExit(f"--from {path}: entry {i} is not a mutant ({exc!r})") from None
+    return muts
+
+
+def catalogue(
+    names: list[str] | None = None, *, rules: int | None = None, source: str | None = None
+) -> list[Mutant]:
+    """The hand-written catalogue; or, with ``rules``, the rule-generated mutants
+    (at most that many per rule and file, 0 for all); or those of a JSON ``source``."""
+    if source is not None:
+        muts = from_file(source)
+    elif rules is not None:
+        from attnfuzz.properties.mutation.rules import generate
+
+        muts = generate(per_rule_file=rules or None)
+    else:
+        muts = [*CATALOGUE, *FLASH_MUTANTS]
     if names:
         known = {m.name: m for m in muts}
         missing = [n for n in names if n not in known]
@@ -209,11 +283,13 @@ def catalogue(names: list[str] | None = None) -> list[Mutant]:
 
 
 def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend: str,
-            progress=print, layouts=None, families=None) -> list[Result]:
+            progress=print, layouts=None, families=None, sanitize=False,
+            timeout=None) -> list[Result]:
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [pool.submit(run_mutant, m, examples=examples, seed=seed, backend=backend,
-                               layouts=layouts, families=families)
+                               layouts=layouts, families=families, sanitize=sanitize,
+                               timeout=timeout)
                    for m in muts]
         for i, f in enumerate(futures):
             r = f.result()
@@ -250,7 +326,9 @@ def table(results: list[Result]) -> str:
 
 
 def cmd_mutants(args: argparse.Namespace) -> int:
-    muts = catalogue(args.only)
+    if args.sanitize and not shutil.which(SANITIZER[0]):
+        raise SystemExit("--sanitize: compute-sanitizer is not on PATH (it comes with CUDA)")
+    muts = catalogue(args.only, rules=args.rules, source=args.source)
     if args.property:
         muts = [r for m in muts if (r := restrict(m, args.property)) is not None]
     if args.list:
@@ -261,7 +339,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         return 0
     results = run_all(muts, examples=args.examples, seed=args.seed, jobs=args.jobs,
                       backend=args.backend, layouts=args.layouts,
-                      families=args.families)
+                      families=args.families, sanitize=args.sanitize, timeout=args.timeout)
     print(table(results))
     if args.json:
         Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=2))

@@ -250,6 +250,11 @@ def fuzz_test(
         if dtype == "bfloat16" and not backend.supports_bf16():
             pytest.skip("bfloat16 arithmetic is wrong in Triton's interpreter; run it on a GPU")
         running["recorder"] = attnfuzz_recorder(impl.name, dtype)
+        sequences = checks.get(prop).sequences
+        if sequences is not None:
+            examples = max_examples or settings.default.max_examples
+            sequences(impl.name, dtype, examples, None)  # the run's seed
+            return
         fuzz(prop=prop, dtype=dtype)
 
     test.__doc__ = f"attnfuzz: {impl.description}"
