@@ -74,9 +74,22 @@ def compensated(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
     return s.to(q.dtype)
 
 
+# (c) A compiled launch cached per shape whose key omits the causal flag (the
+# class of a launch cache keyed on too little): a later call of the same shape
+# with the other mask is answered by the first call's launch.
+_LAUNCHES: dict[tuple, bool] = {}
+
+
+def launch_cached(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    key = (q.shape, k.shape, v.shape)
+    launched_causal = _LAUNCHES.setdefault(key, causal)
+    return mine(q, k, v, causal=launched_causal, scale=scale, alignment=alignment)
+
+
 PLANNED = implementations.of_function(planned).name
+LAUNCH_CACHED = implementations.of_function(launch_cached).name
 COMPENSATED = implementations.of_function(compensated).name
-RESETS = {PLANNED: _PLANS.clear, COMPENSATED: _SCRATCH.clear}
+RESETS = {PLANNED: _PLANS.clear, COMPENSATED: _SCRATCH.clear, LAUNCH_CACHED: _LAUNCHES.clear}
 
 
 @pytest.mark.parametrize("name", ["flash", "decode"])
@@ -105,7 +118,8 @@ def _done(proc: subprocess.Popen) -> str:
 @pytest.mark.parametrize(("name", "rules", "caught_by"), [
     (PLANNED, ["call", "call"], "failed (wrong) in call"),
     (COMPENSATED, ["call", "repeat"], "failed (wrong) in rerun 1 of 1 of step 0"),
-], ids=["plan-keyed-by-too-little", "scratch-never-zeroed"])
+    (LAUNCH_CACHED, ["call", "call"], "failed (wrong) in call"),
+], ids=["plan-keyed-by-too-little", "scratch-never-zeroed", "launch-key-omits-causal"])
 def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
     tmp_path, monkeypatch, name, rules, caught_by
 ):

@@ -10,6 +10,9 @@ sequence itself and shrinks it to the shortest one that fails:
 - ``call`` draws a case from the implementation's oracle-property strategy,
   runs it on freshly built inputs and judges it exactly as the oracle
   property does (``oracle.against_oracle``);
+- ``neighbour`` calls an earlier call's case with one argument changed
+  (causal, alignment, scale, an optional argument, the values; ``NEIGHBOURS``)
+  and its shapes kept, which a cache keyed on too little answers wrongly;
 - ``repeat`` reruns an earlier call on the same inputs (``build`` is
   deterministic) ``repeats`` times; every rerun must return the first
   call's results bit for bit (NaN equal to NaN).  On a GPU, reruns of a
@@ -57,7 +60,7 @@ from hypothesis.stateful import (
 from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, bitwise, execute
 from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.implementations import get
+from attnfuzz.properties.implementations import Implementation, get
 from attnfuzz.properties.model.cases import Case, build, from_json, to_json
 from attnfuzz.properties.model.dumps import dump_root, fresh_dir, lenient, strict
 from attnfuzz.reference import Verdict
@@ -253,6 +256,58 @@ class Sequence:
         return StatefulFailure("\n".join(lines), kinds, [dict(s) for s in self.steps], bad)
 
 
+# One argument of an earlier call changed, the shapes kept: (case, implementation,
+# a drawn index) -> the changed case, or None where the change does not apply.
+def _other(values: list, current: object, pick: int) -> object:
+    others = [v for v in values if v != current or type(v) is not type(current)]
+    return others[pick % len(others)] if others else None
+
+
+def _causal(c: Case, impl: Implementation, pick: int) -> Case | None:
+    if not hasattr(c, "causal") or not impl.alignments:
+        return None
+    if c.causal:
+        return replace(c, causal=False)
+    aligned = c.alignment if c.alignment in impl.alignments else impl.alignments[0]
+    return replace(c, causal=True, alignment=aligned)
+
+
+def _alignment(c: Case, impl: Implementation, pick: int) -> Case | None:
+    if not hasattr(c, "alignment") or len(impl.alignments) < 2:
+        return None
+    return replace(c, causal=True, alignment=_other(list(impl.alignments), c.alignment, pick))
+
+
+def _scale(c: Case, impl: Implementation, pick: int) -> Case:
+    values = [None, 0.5, -2.0] if c.kind == "attention" else [1.0, 0.5, -2.0]
+    return replace(c, scale=_other(values, c.scale, pick))
+
+
+def _option(c: Case, impl: Implementation, pick: int) -> Case | None:
+    if not impl.options:
+        return None
+    name, choices = impl.options[pick % len(impl.options)]
+    given = dict(c.options)
+    value = _other(list(choices), given.get(name, choices[0]), pick)
+    given[name] = value
+    kept = tuple((n, v) for n, v in given.items()
+                 if v != dict(impl.options)[n][0] or type(v) is not type(dict(impl.options)[n][0]))
+    return replace(c, options=kept)
+
+
+def _values(c: Case, impl: Implementation, pick: int) -> Case:
+    return replace(c, values=replace(c.values, seed=(c.values.seed + 1 + pick) % 2**31))
+
+
+NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
+    "causal": _causal,
+    "alignment": _alignment,
+    "scale": _scale,
+    "option": _option,
+    "values": _values,
+}
+
+
 def _identical(check: str, got: torch.Tensor, first: torch.Tensor) -> Verdict:
     """``bitwise``, whose failure also names the first run's value ("want") there."""
     verdict = bitwise(check, got, first)
@@ -315,11 +370,25 @@ def machine(
             @initialize()
             def fresh_state(self) -> None:
                 reset()
+                # Earlier calls left no state: a dump need not replay them.
+                self.sequence.history.clear()
+                self.sequence.before = []
 
         @rule(target=calls, case=drawn)
         def call(self, case: Case) -> Call:
             __tracebackhide__ = True
             return self._step(self.sequence.call, case)
+
+        @rule(target=calls, earlier=calls, data=st.data())
+        def neighbour(self, earlier: Call, data: st.DataObject) -> Call:
+            """An earlier call with one argument changed and the shape kept:
+            what a cache keyed on too little answers from the stale entry."""
+            __tracebackhide__ = True
+            impl = self.sequence.impl
+            named = [n for n, vary in NEIGHBOURS.items() if vary(earlier.case, impl, 0)]
+            name = data.draw(st.sampled_from(named), label="change")
+            pick = data.draw(st.integers(0, 7), label="which")
+            return self._step(self.sequence.call, NEIGHBOURS[name](earlier.case, impl, pick))
 
         @precondition(lambda self: count > 0)
         @rule(earlier=calls)

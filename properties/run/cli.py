@@ -439,6 +439,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     rounds = _rounds(impls, dtypes, args.property)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     dump_dir = Path(args.dump_dir) if args.dump_dir else None
+    if dump_dir is not None:
+        # Properties that write their own dumps (sequences) find the folder here.
+        os.environ["ATTNFUZZ_DUMP_DIR"] = str(dump_dir.resolve())
     where = os.environ.get("ATTNFUZZ_BACKEND", "auto")
     tallies = {r: Tally(Recorder(r[0], r[1])) for r in rounds}
 
