@@ -171,15 +171,16 @@ def attention_cases(
     long: bool | None = None,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
-    ways, Dv != D, causal with either alignment, a layout per tensor, values.
+    ways (Sk = 0 in one draw in twenty), Dv != D, causal with either
+    alignment, a layout per tensor, values.
 
     Like ``hypothesis.extra.numpy.arrays``, each dimension (``batch``,
     ``kv_heads``, ``group``, ``sq``, ``sk``, ``head_dim``, ``value_dim``), the
     input ``layouts`` and the ``values`` take a fixed value or a strategy;
     None draws it from the default space, bounded by the ``max_*`` arguments,
     ``groups`` (``GROUPS``), ``layout_names`` and ``families``; causal masks take only the
-    ``alignments`` given.  With ``decode``, Sq is at
-    most 16 (the decode path's regime).  A ``support`` declaration narrows
+    ``alignments`` given.  With ``decode``, Sq is mostly at most 16 (the decode
+    path's regime), and Sk long enough for several key ranges.  A ``support`` declaration narrows
     all of these to the cases it admits.  With ``long`` (default: on a GPU)
     a few draws are far longer than ``max_seq``: ``LONG_LENGTHS`` for one head,
     or up to ``LONG_DECODE_KEYS`` keys with ``decode``, within the support's
@@ -231,7 +232,7 @@ def attention_cases(
         batch=_drawn(batch, "batch", st.integers(1, max_batch)),
         kv_heads=_drawn(kv_heads, "kv_heads", st.integers(1, max_kv_heads)),
         group=_drawn(group, "group", st.sampled_from(groups)),
-        sq=_drawn(sq, "sq", st.integers(1, 16) if decode else seq_lens(max_seq), low=0),
+        sq=_drawn(sq, "sq", _decode_rows(max_seq) if decode else seq_lens(max_seq), low=0),
         sk=sk if sk in (None, "same") else _drawn(sk, "sk", st.nothing(), low=0),
         head_dim=_drawn(head_dim, "head_dim", head_dims(max_dim)),
         value_dim="same" if same_dv else (
@@ -277,6 +278,8 @@ def _attention_cases(
         sq_ = draw(sq)
         sk_ = sq_ if sk == "same" else draw(sk if sk is not None else
                                             _key_lens(sq_, max_seq, decode))
+        if sk is None and draw(st.integers(0, 19)) == 19:
+            sk_ = 0  # no key at all: the launchers' early exit
         if value_dim == "same":
             dv = d
         else:
@@ -294,6 +297,13 @@ def _attention_cases(
         q_layout=draw(layouts), k_layout=draw(layouts), v_layout=draw(layouts),
         values=draw(values), out_layout=draw(out_layouts),
     )
+
+
+def _decode_rows(max_seq: int) -> st.SearchStrategy[int]:
+    # flash_decode tiles any Sq: longer ones over fewer keys give rows that
+    # see no key inside a split merge.
+    few = st.integers(1, min(16, max_seq))
+    return st.one_of(few, st.integers(17, max_seq)) if max_seq > 16 else few
 
 
 def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
@@ -362,7 +372,9 @@ def matmul_cases(
     names = _names_for(nd, layout_names)
     lay = layouts(nd, names)
     return MatmulCase(
-        m=draw(seq_lens(max_size)), n=draw(seq_lens(max_size)), k=draw(seq_lens(max_size)),
+        m=draw(seq_lens(max_size)), n=draw(seq_lens(max_size)),
+        # K = 0 in one draw in ten: an empty sum, which the launchers special-case.
+        k=0 if draw(st.integers(0, 9)) == 9 else draw(seq_lens(max_size)),
         batch=batch, transpose_b=transpose_b, dtype=dtype,
         input_precision=draw(precisions(dtype)),
         scale=draw(st.sampled_from([1.0, 0.5, 3.0, -2.0])),
