@@ -149,3 +149,32 @@ def test_allocations_inside_a_run_start_as_nan():
         inside = torch.empty(1 << 16)
     assert bool(inside.isnan().all())
     assert not torch.are_deterministic_algorithms_enabled()
+
+
+def _head_by_head(q, k, v, out, *, scale, **kw):
+    # Writes each head's rows into the out it is given, no questions asked:
+    # an out over k's memory corrupts the keys of the heads still to come.
+    for h in range(q.shape[1]):
+        out[:, h : h + 1] = _exact(q[:, h : h + 1], k, v, scale).to(q.dtype)
+    return {"out": out}
+
+
+def test_an_out_over_an_input_that_is_not_refused_is_a_finding():
+    impl = Implementation("head_by_head", "attention", _head_by_head)
+    case = AttentionCase(batch=1, hq=2, hkv=1, sq=3, sk=12, d=8, dv=8,
+                         options=(("out", "overlapping an input"),))
+    (verdict,) = checks.get("bad_out").run(impl, case)
+    assert not verdict.ok and verdict.kind == "not refused", verdict.describe()
+    assert "called with an out overlapping an input" in case.describe()
+
+
+@pytest.mark.parametrize("name", ["naive", "flash", "decode", "matmul", "matmul_nt", "softmax"])
+def test_the_kernels_refuse_outs_that_overlap(name):
+    impl = implementations.get(name)
+
+    @settings(max_examples=6, database=None, deadline=None)
+    @given(checks.get("bad_out").cases(impl, "float32"))
+    def refused(case):
+        assert all(v.ok for v in checks.get("bad_out").run(impl, case))
+
+    refused()

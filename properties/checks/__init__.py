@@ -13,7 +13,7 @@ implementations), ``refusal`` (cases outside a declared support).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
@@ -23,7 +23,7 @@ from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.execution import execute, failures, worst
 from attnfuzz.properties.checks.metamorphic import attention_metamorphic
 from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.checks.refusal import refused_or_right
+from attnfuzz.properties.checks.refusal import BAD_OUTS, bad_out_refused, refused_or_right
 from attnfuzz.properties.checks.softmax import softmax_invariants, softmax_shift_invariance
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import Built, Case
@@ -118,6 +118,16 @@ PROPERTIES: dict[str, Property] = {
             only=lambda impl: bool(strategies.broken_limits(impl.support, impl.expressible)),
             draws=lambda impl, dtype, max_len: strategies.outside(
                 impl.support, dtype, expressible=impl.expressible, max_seq=max_len),
+        ),
+        Property(
+            "bad_out", implementations.OPS, lambda i, c, b, o: bad_out_refused(i, c, b),
+            "an out= overlapping an input or itself is refused, or the answer is right",
+            only=lambda impl: impl.writes_out,
+            draws=lambda impl, dtype, max_len: st.tuples(
+                strategies.cases_for(impl.op, dtype, decode=impl.decode, max_len=max_len,
+                                     alignments=impl.alignments, support=impl.support),
+                st.sampled_from(tuple(BAD_OUTS)),
+            ).map(lambda t: replace(t[0], options=(("out", t[1]),))),
         ),
         Property(
             stateful.NAME, implementations.OPS, lambda i, c, b, o: against_oracle(i, c, b),

@@ -1,4 +1,8 @@
-"""Cases outside a declared support: refused with an exception, or answered right.
+"""Calls an implementation must refuse with an exception, or answer right.
+
+Cases outside a declared support (``refused_or_right``), and outputs no
+kernel can write (``bad_out_refused``: an ``out=`` overlapping an input or
+itself).
 
 A kernel may support less than the whole case space, and say so (``Support``).
 Outside what it declares, raising is the correct answer; answering is allowed
@@ -13,11 +17,14 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import torch
+
+from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
-from attnfuzz.properties.checks.oracle import against_oracle
+from attnfuzz.properties.checks.oracle import EXPECTED, against_oracle
 from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import AttentionCase, Built
-from attnfuzz.reference import Verdict
+from attnfuzz.properties.model.cases import AttentionCase, Built, Case, build
+from attnfuzz.reference import Verdict, compare
 
 
 class _Raised(Exception):
@@ -56,3 +63,67 @@ def refused_or_right(
         )
         for v in verdicts
     ]
+
+
+# --- outputs no kernel can write ---------------------------------------------------------
+#
+# An ``out=`` whose elements overlap an input, or each other, races: programs
+# read what others write.  Each entry makes one from a case's built inputs
+# (None where the case has no room for it).
+def _overlapping_an_input(case: Case, built: Built) -> torch.Tensor | None:
+    shape = case.out_shape()
+    fits = [t for t in built.inputs.values() if t.numel() >= math.prod(shape) > 0]
+    if not fits:
+        return None
+    t = max(fits, key=lambda t: t.numel())
+    # Over the input's first elements, laid out as torch lays out a new tensor.
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return t.as_strided(shape, strides, t.storage_offset())
+
+
+def _overlapping_itself(case: Case, built: Built) -> torch.Tensor | None:
+    shape = case.out_shape()
+    wide = [i for i, n in enumerate(shape) if n > 1]
+    if not wide:
+        return None
+    one = list(shape)
+    one[wide[0]] = 1  # one element along that dim, broadcast: stride 0
+    device = next(iter(built.inputs.values())).device
+    return torch.full(one, math.nan, dtype=case.torch_dtype, device=device).expand(shape)
+
+
+BAD_OUTS = {
+    "overlapping an input": _overlapping_an_input,
+    "overlapping itself": _overlapping_itself,
+}
+
+
+def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None) -> list[Verdict]:
+    """An ``out`` of ``BAD_OUTS`` (named by the case's ``out`` option) is refused
+    with an exception, or the answer is right anyway (softmax may run in place,
+    ``out=x``); a wrong answer is a ``not refused`` finding."""
+    built = built or build(case, backend.device())
+    options = dict(case.options)
+    kind = str(options.pop("out", ""))
+    if kind not in BAD_OUTS:
+        raise ValueError(f"the case's out option must be one of {', '.join(BAD_OUTS)}, "
+                         f"got {kind!r}")
+    out = BAD_OUTS[kind](case, built)
+    nan = math.nan
+    if out is None:
+        return [Verdict(f"out {kind}: not possible for this shape", 0.0, 0.0, 0.0, (), nan, nan)]
+    inputs = [built.inputs[role] for role in case.shapes()]
+    try:
+        results = impl.run(*inputs, out, **case.kwargs(), **options)
+    except Exception as exc:
+        error = getattr(exc, "error", exc)  # a harness wrapper holds the implementation's own
+        if any(k in str(error) for k in CONTEXT_KILLERS):
+            raise
+        return [Verdict(f"out {kind}: refused ({type(error).__name__})", 0.0, 0.0, 0.0, (),
+                        nan, nan)]
+    want, bound, dtype = EXPECTED[case.kind](case, built)["out"]
+    verdict = compare(f"out {kind}", results["out"], want, bound, dtype=dtype)
+    return [verdict if verdict.ok else dataclasses.replace(
+        verdict, check=f"{verdict.check}, not refused", kind="not refused")]
