@@ -11,7 +11,8 @@ sequence itself and shrinks it to the shortest one that fails:
   runs it on freshly built inputs and judges it exactly as the oracle
   property does (``oracle.against_oracle``);
 - ``neighbour`` calls an earlier call's case with one argument changed
-  (causal, alignment, scale, an optional argument, the values; ``NEIGHBOURS``)
+  (causal, alignment, scale, an optional argument, the values, an input's
+  address; ``NEIGHBOURS``)
   and its shapes kept, which a cache keyed on too little answers wrongly;
 - ``repeat`` reruns an earlier call on the same inputs (``build`` is
   deterministic) ``repeats`` times; every rerun must return the first
@@ -299,12 +300,21 @@ def _values(c: Case, impl: Implementation, pick: int) -> Case:
     return replace(c, values=replace(c.values, seed=(c.values.seed + 1 + pick) % 2**31))
 
 
+def _address(c: Case, impl: Implementation, pick: int) -> Case:
+    # The first input moved by a few elements in its buffer: same shape and
+    # strides, another alignment (what a compiled kernel is specialised on).
+    role = next(iter(c.layouts()))
+    layout = c.layouts()[role]
+    return replace(c, **{f"{role}_layout": replace(layout, front=layout.front + 1 + pick)})
+
+
 NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
     "causal": _causal,
     "alignment": _alignment,
     "scale": _scale,
     "option": _option,
     "values": _values,
+    "address": _address,
 }
 
 
