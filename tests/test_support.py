@@ -144,7 +144,7 @@ def test_the_command_fuzzes_within_the_declared_support(capsys, tmp_path):
     assert code == 1, out
     assert "not refused" in out, out
     rows = [ln for ln in out.splitlines() if ln.startswith("tests.test_support")]
-    assert {ln.split()[7] for ln in rows} == {"oracle", "metamorphic", "refuses"}, out
+    assert {ln.split()[7] for ln in rows} == {"oracle", "metamorphic", "refuses", "stateful"}, out
     failing = {ln.split()[7] for ln in rows if ln.split()[3] != "0"}
     assert failing == {"refuses"}, out  # inside its support it is right
     (dump,) = tmp_path.iterdir()

@@ -453,6 +453,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         campaign = Campaign(round_seed, again, campaign_seed=seed, dump_dir=dump_dir)
         _campaign_round(key, examples, round_seed, tallies[key], campaign)
 
+    def failed(key: Round) -> bool:
+        # A pair that has failed is done: its other properties would dump it again.
+        return any(tallies[r].failures for r in rounds if r[:2] == key[:2])
+
     print(backend.describe())
     print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}")
 
@@ -462,6 +466,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         if args.examples is not None:
             for n, key in enumerate(rounds):
+                if failed(key):
+                    continue
                 print(f"{_bar(n / len(rounds))} {'/'.join(key)}", flush=True)
                 current[:] = [key]
                 round_(key, args.examples, seed)
@@ -470,10 +476,12 @@ def cmd_run(args: argparse.Namespace) -> int:
             rnd, chunk = 0, 5
             # A round that failed is done: more would find and dump its bug again.
             while time.monotonic() - start < budget:
-                going = [r for r in rounds if not tallies[r].failures]
+                going = [r for r in rounds if not failed(r)]
                 if not going:
                     break
                 for key in going:
+                    if failed(key):  # it failed in another property of this pass
+                        continue
                     elapsed = time.monotonic() - start
                     if elapsed >= budget:
                         break
