@@ -100,6 +100,11 @@ CATALOGUE: tuple[Mutant, ...] = (
        ALL_ATTENTION),
     _m("checks.default_scale", "_checks.py", ("scale_f = d**-0.5", "scale_f = 1.0 / d"),
        "default scale 1/D instead of 1/sqrt(D)", ALL_ATTENTION),
+    _m("checks.out_like_q", "_checks.py",
+       ("return torch.empty(shape, dtype=dtype, device=like.device)",
+        "return torch.empty_strided(shape, like.stride(), dtype=dtype, device=like.device)"),
+       "an output allocated with its input's strides (overlapping itself where that input "
+       "is broadcast, or Dv > D)", ALL_ATTENTION),
     # --- naive attention -------------------------------------------------------------------
     _m("naive.pv_ignores_gqa", "three_kernel_attention.py",
        ("k=dims.sk, group=dims.group, scale=1.0", "k=dims.sk, group=1, scale=1.0"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import DECODE, FLASH, mutant
+from attnfuzz.properties.mutation.mutant import DECODE, FLASH, STATEFUL, mutant
 
 F = "flash.py"
 FLASH_DECODE = (*FLASH[:2], *DECODE[:2], FLASH[2])
@@ -90,6 +90,14 @@ FLASH_MUTANTS = (
     _m("decode.padded_columns_stored",
        ("    if PAD_DV:\n        tile_mask", "    if False:\n        tile_mask"),
        "the padded head-dim columns of a decode tile stored past Dv", DECODE),
+    _m("decode.counter_not_reset",
+       ('            tl.atomic_xchg(count_ptr + tile, 0, sem="relaxed", scope="gpu")\n', ""),
+       "a tile's merge counter not reset for the next launch: a later decode with the "
+       "same tiles never merges (state carried between calls)", (*STATEFUL[1:], *DECODE)),
+    _m("flash.no_keys_not_zeroed",
+       ("    if out.numel() == 0 or dims.sk == 0:  # no row sees a key\n        out.zero_()\n",
+        "    if out.numel() == 0 or dims.sk == 0:  # no row sees a key\n        pass\n"),
+       "the early exit for Sk = 0 leaves the output unwritten", FLASH),
     _m("flash.diagonal_ignored_for_full_blocks",
        ("full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)",
         "full_end = tl.minimum(tl.maximum(first + 1, 0), Sk)"),

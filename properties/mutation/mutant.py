@@ -24,6 +24,8 @@ ALL_ATTENTION = (*NAIVE[:1], *FLASH[:1], *DECODE[:1], ("oracle", "softmax", "flo
 # Launch caches, plans and tuning keep state between calls: sequences of calls
 # see what one call cannot (tried last: only survivors pay for them).
 STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"))
+# Input validation: an out= that overlaps an input or itself must be refused.
+BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from attnfuzz.properties.mutation.mutant import (
     ALL_ATTENTION,
+    BAD_OUT,
     DECODE,
     FLASH,
     MATMUL,
@@ -37,7 +38,7 @@ TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "row_softmax.py": SOFTMAX,
     "three_kernel_attention.py": NAIVE,
     "flash.py": (*FLASH, *DECODE, *STATEFUL),
-    "_checks.py": ALL_ATTENTION,
+    "_checks.py": (*ALL_ATTENTION, *BAD_OUT),
     "_launch.py": (*ALL_ATTENTION, *STATEFUL),
 }
 # A kernel file added later still gets mutated rather than silently skipped.
