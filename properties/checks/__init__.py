@@ -82,8 +82,9 @@ def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list
 
 def run_stateful(impl_name: str, dtype: str, **options: object) -> None:
     """The stateful property (``stateful.run``) on the cases the oracle property draws."""
-    cases = PROPERTIES["oracle"].cases(implementations.get(impl_name), dtype)
-    stateful.run(impl_name, dtype, cases=cases, **options)
+    impl = implementations.get(impl_name)
+    options.setdefault("reset", impl.reset)
+    stateful.run(impl_name, dtype, cases=PROPERTIES["oracle"].cases(impl, dtype), **options)
 
 
 # Steps per drawn sequence: ``examples`` calls make examples // STEPS sequences.

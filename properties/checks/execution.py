@@ -90,7 +90,10 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     device = next(iter(built.inputs.values())).device
     shape = case.out_shape()
     options = dict(case.options)
-    given = bool(options.pop("out", True)) and impl.writes_out
+    choice = options.pop("out", True)
+    if choice in SHARED_OUTS and impl.writes_out:
+        return _execute_shared(impl, case, built, SHARED_OUTS[choice], options)
+    given = bool(choice) and impl.writes_out
     drawn = case.out_layout
     margin = store_margin(math.prod(shape))
     layout = replace(drawn, front=drawn.front + margin, guard=drawn.guard + margin)
@@ -120,6 +123,52 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     for role, buf in built.buffers.items():
         changed = ~same_bits(before[role], buf)
         safety.append(flag(f"input {role} modified", changed, buf, kind="memory"))
+    return Run(results, safety)
+
+
+# Outputs a caller may pass that share memory with an input legitimately, which
+# a kernel's overlap check must accept: (case, built) -> (inputs, out, roles of
+# the inputs it may write).
+def _in_place(case: Case, built: Built) -> tuple[list, torch.Tensor, set[str]]:
+    (role,) = case.shapes()  # softmax(x, out=x)
+    return [built.inputs[role]], built.inputs[role], {role}
+
+
+def _after_an_input(case: Case, built: Built) -> tuple[list, torch.Tensor, set[str]]:
+    """The first input copied to a new allocation (same strides), and the out
+    right after its last element in the same allocation."""
+    roles = list(case.shapes())
+    t = built.inputs[roles[0]]
+    lo, hi = extent(t)
+    span = (hi - lo) // t.element_size()
+    shape = case.out_shape()
+    buf = torch.full((span + math.prod(shape),), math.nan, dtype=t.dtype, device=t.device)
+    if span:
+        buf[:span].copy_(t.as_strided((span,), (1,), t.storage_offset()))
+    copy = buf.as_strided(t.shape, t.stride(), 0)
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    out = buf.as_strided(shape, strides, span)
+    return [copy, *(built.inputs[r] for r in roles[1:])], out, set()
+
+
+SHARED_OUTS = {"in place": _in_place, "after an input": _after_an_input}
+
+
+def _execute_shared(impl: Implementation, case: Case, built: Built, share, options) -> Run:
+    inputs, out, written = share(case, built)
+    before = [t.clone() for t in inputs]
+    with _watched() as accesses, _poisoned_allocations(case, out.device):
+        results = impl.run(*inputs, out, **case.kwargs(), **options)
+    _check_returned(impl, results, case, out.device)
+    if results["out"].data_ptr() != out.data_ptr():
+        raise AssertionError(f"{impl.name} did not return the out tensor it was given")
+    safety = [Verdict(a.describe(), math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory")
+              for a in accesses[:1]]
+    for role, t, was in zip(case.shapes(), inputs, before, strict=True):
+        if role not in written:
+            safety.append(flag(f"input {role} modified", ~same_bits(was, t), t, kind="memory"))
     return Run(results, safety)
 
 
@@ -182,7 +231,7 @@ def _check_returned(
                                      f"expected {expected}")
 
 
-def _extent(t: torch.Tensor) -> tuple[int, int]:
+def extent(t: torch.Tensor) -> tuple[int, int]:
     """The bytes a tensor's elements span: [first, past the last)."""
     if t.numel() == 0:
         return t.data_ptr(), t.data_ptr()
@@ -207,12 +256,12 @@ def _returned_memory(results: dict, built: Built, given: bool) -> list[Verdict]:
     """Returned outputs own their memory: none overlaps itself, another output or
     an input (an output laid out like an input, or a view of one)."""
     verdicts = []
-    seen = [(f"input {role}", _extent(buf)) for role, buf in built.buffers.items()]
+    seen = [(f"input {role}", extent(buf)) for role, buf in built.buffers.items()]
     for name, t in results.items():
         if name == "out" and given:
-            seen.append(("out", _extent(t)))  # the harness's own tensor
+            seen.append(("out", extent(t)))  # the harness's own tensor
             continue
-        lo, hi = _extent(t)
+        lo, hi = extent(t)
         shared = [what for what, (a, b) in seen if lo < b and a < hi]
         problems = (["its elements overlap each other"] if overlaps_itself(t) else []) + [
             f"its memory overlaps {what}" for what in shared]

@@ -20,7 +20,7 @@ import math
 import torch
 
 from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
+from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, extent
 from attnfuzz.properties.checks.oracle import EXPECTED, against_oracle
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import AttentionCase, Built, Case, build
@@ -72,10 +72,15 @@ def refused_or_right(
 # (None where the case has no room for it).
 def _overlapping_an_input(case: Case, built: Built) -> torch.Tensor | None:
     shape = case.out_shape()
-    fits = [t for t in built.inputs.values() if t.numel() >= math.prod(shape) > 0]
+
+    def span(t: torch.Tensor) -> int:  # elements of memory from its first to its last
+        lo, hi = extent(t)
+        return (hi - lo) // t.element_size()
+
+    fits = [t for t in built.inputs.values() if span(t) >= math.prod(shape) > 0]
     if not fits:
         return None
-    t = max(fits, key=lambda t: t.numel())
+    t = max(fits, key=span)
     # Over the input's first elements, laid out as torch lays out a new tensor.
     strides = [1] * len(shape)
     for i in range(len(shape) - 2, -1, -1):

@@ -39,6 +39,16 @@ def _decode(q, k, v, out, *, return_lse=True, num_splits=DECODE_SPLITS, **kw):
     return _results(got, "lse")
 
 
+def _reset_flash() -> None:
+    # Compiled launches and the decode merge's tile counters; not the
+    # autotuner's choices, whose retuning costs seconds per shape.
+    from attnfuzz.kernels import flash
+
+    flash._PREFILL.entries.clear()
+    flash._DECODE.entries.clear()
+    flash._COUNTERS.clear()
+
+
 def _matmul(a, b, out, **kw):
     from attnfuzz.kernels import matmul
 
@@ -57,9 +67,11 @@ def _softmax(x, out, **kw):
     return {"out": softmax(x, out=out, **kw)}
 
 
-# The harness's out= or the kernel's own allocation: each launcher's output
-# planning is tested both ways.
-OUT = ("out", (True, False))
+# The harness's out=, the kernel's own allocation, or an out in the same
+# allocation as an input, right after it (which the overlap checks must accept).
+OUT = ("out", (True, False, "after an input"))
+# softmax also runs in place (out=x): an overlap check must let it.
+SOFTMAX_OUT = ("out", (True, False, "in place", "after an input"))
 LSE = ("return_lse", (True, False))
 # Split counts: the fixed four, the kernel's own plan (None), one range (no
 # merge) and counts that divide no block count evenly.
@@ -70,13 +82,14 @@ IMPLEMENTATIONS = (
                    campaign=True, bitwise_layouts=True,
                    options=(OUT, ("return_probs", (True, False)))),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
-                   campaign=True, bitwise_layouts=True, options=(OUT, LSE)),
+                   campaign=True, bitwise_layouts=True, options=(OUT, LSE), reset=_reset_flash),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
-                   decode=True, campaign=True, bitwise_layouts=True, options=(OUT, LSE, SPLITS)),
+                   decode=True, campaign=True, bitwise_layouts=True, options=(OUT, LSE, SPLITS),
+                   reset=_reset_flash),
     Implementation("matmul", "matmul", _matmul, description="tiled matmul", campaign=True,
                    bitwise_layouts=True, options=(OUT,)),
     Implementation("matmul_nt", "matmul_nt", _matmul_nt, description="transpose-free a@b.T",
                    campaign=True, bitwise_layouts=True, options=(OUT,)),
     Implementation("softmax", "softmax", _softmax, description="row softmax", campaign=True,
-                   bitwise_layouts=True, options=(OUT,)),
+                   bitwise_layouts=True, options=(SOFTMAX_OUT,)),
 )

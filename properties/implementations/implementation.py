@@ -46,6 +46,10 @@ class Implementation:
     # (the one shrinking goes to).  "out" chooses whether the harness passes
     # its own output tensor; the others are passed to ``run`` by name.
     options: tuple[tuple[str, tuple], ...] = ()
+    # Forgets the state the implementation keeps between calls (caches,
+    # counters), so that each sequence of the stateful property starts as a
+    # fresh process does; None: it keeps none that can be reset.
+    reset: Callable[[], None] | None = None
 
     def __post_init__(self) -> None:
         if self.op not in OPS:

@@ -219,7 +219,8 @@ Case = AttentionCase | MatmulCase | SoftmaxCase
 
 def options_text(options: Options) -> str:
     """"; called with out=None, num_splits=7": the options that differ from the
-    default ("out" is False, for none, or names an out of ``refusal.BAD_OUTS``)."""
+    default ("out" is False, for none, or names an out of ``refusal.BAD_OUTS`` or
+    ``execution.SHARED_OUTS``)."""
     parts = [f"{name}={value}" if name != "out" else "out=None" if value is False
              else f"an out {value}" for name, value in options]
     return f"; called with {', '.join(parts)}" if parts else ""
