@@ -91,8 +91,9 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     shape = case.out_shape()
     options = dict(case.options)
     choice = options.pop("out", True)
-    if choice in SHARED_OUTS and impl.writes_out:
-        return _execute_shared(impl, case, built, SHARED_OUTS[choice], options)
+    shared = SHARED_OUTS[choice](case, built) if choice in SHARED_OUTS else None
+    if shared is not None and impl.writes_out:
+        return _execute_shared(impl, case, built, shared, options)
     given = bool(choice) and impl.writes_out
     drawn = case.out_layout
     margin = store_margin(math.prod(shape))
@@ -128,10 +129,14 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
 
 # Outputs a caller may pass that share memory with an input legitimately, which
 # a kernel's overlap check must accept: (case, built) -> (inputs, out, roles of
-# the inputs it may write).
-def _in_place(case: Case, built: Built) -> tuple[list, torch.Tensor, set[str]]:
+# the inputs it may write), or None where the case allows none (then the
+# harness passes its own out).
+def _in_place(case: Case, built: Built) -> tuple[list, torch.Tensor, set[str]] | None:
     (role,) = case.shapes()  # softmax(x, out=x)
-    return [built.inputs[role]], built.inputs[role], {role}
+    x = built.inputs[role]
+    if overlaps_itself(x):
+        return None  # a broadcast x is no out: the harness's own out instead
+    return [x], x, {role}
 
 
 def _after_an_input(case: Case, built: Built) -> tuple[list, torch.Tensor, set[str]]:
@@ -156,8 +161,8 @@ def _after_an_input(case: Case, built: Built) -> tuple[list, torch.Tensor, set[s
 SHARED_OUTS = {"in place": _in_place, "after an input": _after_an_input}
 
 
-def _execute_shared(impl: Implementation, case: Case, built: Built, share, options) -> Run:
-    inputs, out, written = share(case, built)
+def _execute_shared(impl: Implementation, case: Case, built: Built, shared, options) -> Run:
+    inputs, out, written = shared
     before = [t.clone() for t in inputs]
     with _watched() as accesses, _poisoned_allocations(case, out.device):
         results = impl.run(*inputs, out, **case.kwargs(), **options)
