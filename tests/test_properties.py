@@ -1,7 +1,8 @@
 """Property tests: every implementation against the oracle, invariants, relations.
 
 Parametrized over implementation x dtype so ``pytest -n auto`` spreads them;
-each draws case specs from ``properties.strategies``.  The ``recorder``
+each draws case specs from ``properties.strategies``, with the optional
+arguments of the call (``Implementation.options``) drawn both ways.  The ``recorder``
 fixture feeds the worst error/bound ratio per (implementation, dtype) into
 the summary printed at the end of the run.
 """
@@ -14,13 +15,32 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from attnfuzz.properties import backend
+from attnfuzz.properties import backend, implementations
 from attnfuzz.properties import strategies as S
 from attnfuzz.properties.run.harness import check
 from tests.support import DTYPES
 
 ATTENTION = ("naive", "flash")
 QWEN3 = S.qwen3_examples("float32")
+
+
+def _options(*names: str) -> tuple[tuple[str, tuple], ...]:
+    """The optional arguments of these implementations, merged: each test draws
+    them for whichever it runs (an implementation ignores those it lacks)."""
+    merged: dict[str, tuple] = {}
+    for name in names:
+        for option, choices in implementations.get(name).options:
+            merged[option] = tuple(dict.fromkeys((*merged.get(option, ()), *choices)))
+    return tuple(merged.items())
+
+
+ATTENTION_OPTIONS = _options("naive", "flash", "decode")
+MATMUL_OPTIONS = _options("matmul")
+SOFTMAX_OPTIONS = _options("softmax")
+
+
+def _attention(**kw):
+    return S.with_options(S.attention_cases(**kw), ATTENTION_OPTIONS)
 
 
 def _with_dtype(case, dtype: str):
@@ -35,7 +55,7 @@ def _with_dtype(case, dtype: str):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("impl", ATTENTION)
-@given(case=S.attention_cases())
+@given(case=_attention())
 @example(case=QWEN3[0])
 @example(case=QWEN3[1])
 @example(case=QWEN3[2])
@@ -45,7 +65,7 @@ def test_attention_matches_oracle(impl, dtype, case, recorder):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@given(case=S.attention_cases(decode=True, max_kv_heads=2))
+@given(case=_attention(decode=True, max_kv_heads=2))
 def test_decode_matches_oracle(dtype, case, recorder):
     check("oracle", "decode", _with_dtype(case, dtype), recorder=recorder("decode", dtype))
 
@@ -54,18 +74,19 @@ def test_decode_matches_oracle(dtype, case, recorder):
 @pytest.mark.parametrize("impl", ("matmul", "matmul_nt"))
 @given(data=st.data())
 def test_matmul_matches_oracle(impl, dtype, data, recorder):
-    case = data.draw(S.matmul_cases(dtype, transpose_b=impl == "matmul_nt"), label="case")
+    cases = S.matmul_cases(dtype, transpose_b=impl == "matmul_nt")
+    case = data.draw(S.with_options(cases, MATMUL_OPTIONS), label="case")
     check("oracle", impl, _with_dtype(case, dtype), recorder=recorder(impl, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@given(case=S.softmax_cases())
+@given(case=S.with_options(S.softmax_cases(), SOFTMAX_OPTIONS))
 def test_softmax_matches_oracle(dtype, case, recorder):
     check("oracle", "softmax", _with_dtype(case, dtype), recorder=recorder("softmax", dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@given(case=S.softmax_cases())
+@given(case=S.with_options(S.softmax_cases(), SOFTMAX_OPTIONS))
 def test_softmax_invariants(dtype, case):
     check("softmax_invariants", "softmax", _with_dtype(case, dtype))
 
@@ -77,7 +98,7 @@ def test_softmax_shift_invariance(dtype, case):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@given(case=S.attention_cases(max_seq=70))
+@given(case=_attention(max_seq=70))
 def test_flash_metamorphic(dtype, case):
     check("metamorphic", "flash", _with_dtype(case, dtype))
 
@@ -94,18 +115,18 @@ if backend.interpreting():
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @settings(max_examples=NAIVE_EXAMPLES)
-@given(case=S.attention_cases(max_seq=70))
+@given(case=_attention(max_seq=70))
 def test_naive_metamorphic(dtype, case):
     check("metamorphic", "naive", _with_dtype(case, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@given(case=S.attention_cases(decode=True))
+@given(case=_attention(decode=True))
 def test_decode_metamorphic(dtype, case):
     check("metamorphic", "decode", _with_dtype(case, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@given(case=S.attention_cases())
+@given(case=_attention())
 def test_naive_and_flash_agree(dtype, case):
     check("agree", "naive", _with_dtype(case, dtype), other="flash")

@@ -89,7 +89,10 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     built = built or build(case, backend.device())
     device = next(iter(built.inputs.values())).device
     shape = case.out_shape()
-    options = dict(case.options)
+    # The options this implementation declares: a relation or a peer may run
+    # another implementation's case.
+    declared = dict(impl.options)
+    options = {n: v for n, v in case.options if n in declared and v in declared[n]}
     choice = options.pop("out", True)
     shared = SHARED_OUTS[choice](case, built) if choice in SHARED_OUTS else None
     if shared is not None and impl.writes_out:
