@@ -488,7 +488,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                     print(f"{_bar(min(elapsed / budget, 1.0))} {'/'.join(key)} round {rnd}",
                           flush=True)
                     current[:] = [key]
-                    round_(key, chunk, seed + rnd)
+                    # One example a round first: a short budget reaches every round.
+                    round_(key, chunk if rnd else 1, seed + rnd)
                 rnd += 1
     except ContextLost as exc:
         lost = str(exc)
