@@ -272,7 +272,8 @@ def _attention_cases(
             max(long_lengths), LONG_DECODE_KEYS))
         dv, (causal, alignment), scale = d, draw(masks), None
     elif regime != "any":
-        sq_, sk_ = draw(_regime_lengths(regime, max_seq))
+        sq_, sk_ = draw(_regime_lengths(regime, min(max_seq, DECODE_MAX_ROWS) if decode
+                                        else max_seq))
         dv, (causal, alignment), scale = d, (True, "bottom_right"), None
     else:
         sq_ = draw(sq)
@@ -306,7 +307,8 @@ def _decode_rows(max_seq: int) -> st.SearchStrategy[int]:
     if max_seq <= 16:
         return few
     # One draw in four: the decode regime stays the common one.
-    return st.integers(0, 3).flatmap(lambda i: st.integers(17, max_seq) if i == 3 else few)
+    longer = st.integers(17, min(max_seq, DECODE_MAX_ROWS))
+    return st.integers(0, 3).flatmap(lambda i: longer if i == 3 else few)
 
 
 def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
@@ -332,6 +334,9 @@ REGIMES = ("any", "queries_past_keys", "keys_past_queries")
 # Decode: one draw in four has more queries than keys, past one key block,
 # so a split merge meets rows that see no key at all.
 DECODE_REGIMES = ("any", "any", "any", "queries_past_keys")
+# Decode rows stop here: past one 64-key block is all a merge needs, and the
+# decode kernel packs GQA groups of rows into tiles, so long Sq is costly.
+DECODE_MAX_ROWS = 80
 
 
 @st.composite
