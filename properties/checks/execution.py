@@ -46,6 +46,19 @@ def flag(
     return Verdict(check, math.inf, math.inf, 0.0, index, value, math.nan, kind)
 
 
+def memory(check: str) -> Verdict:
+    """A failing memory-safety verdict that names what happened and no element."""
+    return Verdict(check, math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory")
+
+
+def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The strides torch gives a new tensor of ``shape``."""
+    strides = [1] * len(shape)
+    for i in range(len(shape) - 2, -1, -1):
+        strides[i] = strides[i + 1] * shape[i + 1]
+    return tuple(strides)
+
+
 def same_bits(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """Element-wise 'identical', NaN equal to NaN."""
     return (a == b) | (torch.isnan(a) & torch.isnan(b))
@@ -112,8 +125,7 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
         results = impl.run(*inputs, placed.tensor if given else None, **case.kwargs(), **options)
 
     _check_returned(impl, results, case, device)
-    safety = [Verdict(a.describe(), math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory")
-              for a in accesses[:1]]
+    safety = [memory(a.describe()) for a in accesses[:1]]
     if given:
         if results["out"].data_ptr() != placed.tensor.data_ptr():
             raise AssertionError(f"{impl.name} did not return the out tensor it was given")
@@ -154,10 +166,7 @@ def _after_an_input(case: Case, built: Built) -> tuple[list, torch.Tensor, set[s
     if span:
         buf[:span].copy_(t.as_strided((span,), (1,), t.storage_offset()))
     copy = buf.as_strided(t.shape, t.stride(), 0)
-    strides = [1] * len(shape)
-    for i in range(len(shape) - 2, -1, -1):
-        strides[i] = strides[i + 1] * shape[i + 1]
-    out = buf.as_strided(shape, strides, span)
+    out = buf.as_strided(shape, contiguous_strides(shape), span)
     return [copy, *(built.inputs[r] for r in roles[1:])], out, set()
 
 
@@ -172,8 +181,7 @@ def _execute_shared(impl: Implementation, case: Case, built: Built, shared, opti
     _check_returned(impl, results, case, out.device)
     if results["out"].data_ptr() != out.data_ptr():
         raise AssertionError(f"{impl.name} did not return the out tensor it was given")
-    safety = [Verdict(a.describe(), math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory")
-              for a in accesses[:1]]
+    safety = [memory(a.describe()) for a in accesses[:1]]
     for role, t, was in zip(case.shapes(), inputs, before, strict=True):
         if role not in written:
             safety.append(flag(f"input {role} modified", ~same_bits(was, t), t, kind="memory"))
@@ -274,8 +282,7 @@ def _returned_memory(results: dict, built: Built, given: bool) -> list[Verdict]:
         problems = (["its elements overlap each other"] if overlaps_itself(t) else []) + [
             f"its memory overlaps {what}" for what in shared]
         for problem in problems:
-            verdicts.append(Verdict(f"returned {name}: {problem} (strides {tuple(t.stride())})",
-                                    math.inf, math.inf, 0.0, (), math.nan, math.nan, "memory"))
+            verdicts.append(memory(f"returned {name}: {problem} (strides {tuple(t.stride())})"))
         seen.append((name, (lo, hi)))
     return verdicts
 

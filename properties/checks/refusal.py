@@ -20,7 +20,11 @@ import math
 import torch
 
 from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, extent
+from attnfuzz.properties.checks.execution import (
+    CONTEXT_KILLERS,
+    contiguous_strides,
+    extent,
+)
 from attnfuzz.properties.checks.oracle import EXPECTED, against_oracle
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import AttentionCase, Built, Case, build
@@ -82,10 +86,7 @@ def _overlapping_an_input(case: Case, built: Built) -> torch.Tensor | None:
         return None
     t = max(fits, key=span)
     # Over the input's first elements, laid out as torch lays out a new tensor.
-    strides = [1] * len(shape)
-    for i in range(len(shape) - 2, -1, -1):
-        strides[i] = strides[i + 1] * shape[i + 1]
-    return t.as_strided(shape, strides, t.storage_offset())
+    return t.as_strided(shape, contiguous_strides(shape), t.storage_offset())
 
 
 def _overlapping_itself(case: Case, built: Built) -> torch.Tensor | None:
