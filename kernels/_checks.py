@@ -167,20 +167,39 @@ def dot_precision(dtype: torch.dtype, input_precision: str) -> str:
 
 
 _GRAD_MESSAGE = (
-    "{name} requires grad, but these kernels have no backward; pass a tensor that "
+    "{name} requires grad, but this kernel has no backward; pass a tensor that "
     "does not require grad (e.g. {name}.detach())"
 )
 
 
-def check_computable(inputs: tuple[tuple[str, torch.Tensor], ...]) -> None:
+def needs_grad(tensors: tuple[torch.Tensor, ...]) -> bool:
+    """Whether autograd will ask for gradients of any of ``tensors``."""
+    return torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
+
+
+def check_differentiable_out(
+    out: object, inputs: tuple[tuple[str, torch.Tensor], ...]
+) -> None:
+    """A differentiable call returns a new tensor; writing into ``out`` would hide it from autograd."""
+    if out is not None:
+        names = ", ".join(name for name, t in inputs if t.requires_grad)
+        raise ValueError(
+            f"out must be None when an input requires grad ({names} does): the result of a "
+            "differentiable call is a new tensor; call without out=, or under torch.no_grad()"
+        )
+
+
+def check_computable(
+    inputs: tuple[tuple[str, torch.Tensor], ...], *, differentiable: bool = False
+) -> None:
     """Reject (name, tensor) inputs a kernel reads correctly but answers wrongly for.
 
-    The kernels have no backward, so a tensor that requires grad would be
-    detached silently.  The interpreter stores bf16 as raw uint16, so its bf16
-    arithmetic is off by orders of magnitude.
+    A kernel without a backward (``differentiable=False``) would detach a
+    tensor that requires grad silently.  The interpreter stores bf16 as raw
+    uint16, so its bf16 arithmetic is off by orders of magnitude.
     """
     for name, t in inputs:
-        if t.requires_grad:
+        if t.requires_grad and not differentiable:
             raise ValueError(_GRAD_MESSAGE.format(name=name))
         if _INTERPRETING and t.dtype == torch.bfloat16:
             raise TypeError(
