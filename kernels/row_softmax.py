@@ -9,6 +9,11 @@ its own rows before writing them, ``y`` may alias ``x`` (in-place softmax).
 Masked entries are loaded as ``-inf`` so they contribute ``exp(-inf) = 0``.
 A row with no visible entry has max ``-inf``; it is shifted by 0 instead, so
 its entries are ``exp(-inf) * (1 / 0 -> 0) = 0`` rather than NaN.
+
+The backward, ``dx = scale * y * (dy - rowsum(y * dy))``, walks each row
+twice the same way: the first pass sums ``y * dy``, the second writes.  It
+takes the forward's mask again so a masked entry's gradient is exactly 0
+whatever ``dy`` holds there.
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from ._checks import (
     causal_diagonal,
     check_choice,
     check_computable,
+    check_differentiable_out,
     check_flag,
     check_scale,
     check_tensor,
     interpreting,
+    needs_grad,
     prepare_out,
 )
 
@@ -85,6 +92,58 @@ def _softmax_kernel(
         )
 
 
+@triton.jit(
+    do_not_specialize=["M", "N", "H", "DIAGONAL", "s_yb", "s_yh", "s_ym",
+                       "s_gb", "s_gh", "s_gm", "s_db", "s_dh", "s_dm"]
+)
+def _softmax_backward_kernel(
+    y_ptr, dy_ptr, dx_ptr,
+    M, N, H, DIAGONAL,
+    s_yb, s_yh, s_ym, s_yn,
+    s_gb, s_gh, s_gm, s_gn,
+    s_db, s_dh, s_dm, s_dn,
+    scale,
+    CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+):
+    pid_m = tl.program_id(0)
+    pid_bh = tl.program_id(1)
+    batch = (pid_bh // H).to(tl.int64)
+    head = (pid_bh % H).to(tl.int64)
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    row_ok = rows < M
+    y_row = y_ptr + batch * s_yb + head * s_yh + rows[:, None].to(tl.int64) * s_ym
+    dy_row = dy_ptr + batch * s_gb + head * s_gh + rows[:, None].to(tl.int64) * s_gm
+    dx_row = dx_ptr + batch * s_db + head * s_dh + rows[:, None].to(tl.int64) * s_dm
+
+    # Masked lanes load 0 for both factors, so they add nothing to the sum.
+    row_dot = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    for n0 in tl.range(0, N, BLOCK_N):
+        cols = n0 + tl.arange(0, BLOCK_N)
+        seen = row_ok[:, None] & (cols[None, :] < N)
+        if CAUSAL:
+            seen = seen & (cols[None, :] <= rows[:, None] + DIAGONAL)
+        y = tl.load(y_row + cols[None, :].to(tl.int64) * s_yn, mask=seen, other=0.0)
+        dy = tl.load(dy_row + cols[None, :].to(tl.int64) * s_gn, mask=seen, other=0.0)
+        row_dot += tl.sum(y.to(tl.float32) * dy.to(tl.float32), axis=1)
+
+    for n0 in tl.range(0, N, BLOCK_N):
+        cols = n0 + tl.arange(0, BLOCK_N)
+        inside = row_ok[:, None] & (cols[None, :] < N)
+        seen = inside
+        if CAUSAL:
+            seen = seen & (cols[None, :] <= rows[:, None] + DIAGONAL)
+        y = tl.load(y_row + cols[None, :].to(tl.int64) * s_yn, mask=seen, other=0.0)
+        dy = tl.load(dy_row + cols[None, :].to(tl.int64) * s_gn, mask=seen, other=0.0)
+        dx = y.to(tl.float32) * (dy.to(tl.float32) - row_dot[:, None]) * scale
+        # 0 * (dy - dot) is 0 on masked lanes only while the sum is finite; say it outright.
+        dx = tl.where(seen, dx, 0.0)
+        tl.store(
+            dx_row + cols[None, :].to(tl.int64) * s_dn,
+            dx.to(dx_ptr.dtype.element_ty),
+            mask=inside,
+        )
+
+
 def _blocks(n: int) -> tuple[int, int, int]:
     """(BLOCK_M, BLOCK_N, num_warps).
 
@@ -115,6 +174,55 @@ def launch_softmax(
     )
 
 
+def launch_softmax_backward(
+    y: torch.Tensor,
+    dy: torch.Tensor,
+    dx: torch.Tensor,
+    *,
+    scale: float,
+    causal: bool,
+    diagonal: int,
+) -> None:
+    """``dx = scale * y * (dy - rowsum(y * dy))`` over the last dim; all 4-D, any strides.
+
+    ``y`` is the forward's output.  ``dx`` may be ``y`` or ``dy`` itself (same
+    storage, shape and strides), but must not overlap either otherwise: each
+    program reads a chunk of its own rows, then writes that same chunk.
+    """
+    bsz, h, m, n = y.shape
+    if y.numel() == 0:
+        return
+    block_m, block_n, warps = _blocks(n)
+    grid = (triton.cdiv(m, block_m), bsz * h)
+    _softmax_backward_kernel[grid](
+        y, dy, dx,
+        m, n, h, diagonal,
+        *y.stride(), *dy.stride(), *dx.stride(),
+        scale,
+        CAUSAL=causal, BLOCK_M=block_m, BLOCK_N=block_n, num_warps=warps,
+    )
+
+
+class _Softmax(torch.autograd.Function):
+    """The backward needs only the output: ``y`` is saved, ``x`` is not."""
+
+    @staticmethod
+    def forward(ctx, x, scale, causal, diagonal):
+        y = torch.empty(x.shape, dtype=x.dtype, device=x.device)
+        launch_softmax(as_4d(x)[0], as_4d(y)[0], scale=scale, causal=causal, diagonal=diagonal)
+        ctx.save_for_backward(y)
+        ctx.options = dict(scale=scale, causal=causal, diagonal=diagonal)
+        return y
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, dy):
+        (y,) = ctx.saved_tensors
+        dx = torch.empty(y.shape, dtype=y.dtype, device=y.device)
+        launch_softmax_backward(as_4d(y)[0], as_4d(dy)[0], as_4d(dx)[0], **ctx.options)
+        return dx, None, None, None
+
+
 def softmax(
     x: torch.Tensor,
     *,
@@ -128,18 +236,20 @@ def softmax(
     With ``causal``, entry (i, j) is visible iff ``j <= i + (N - M)``
     (``alignment="bottom_right"``) or ``j <= i`` (``"top_left"``).  Rows with
     no visible entry are all zeros.  Computes in fp32 and returns x's dtype.
+    Differentiable in x (then without ``out``); masked entries get gradient 0.
     """
     x = check_tensor("x", x, ndim=(2, 3, 4))
     inputs = (("x", x),)
-    check_computable(inputs)
+    check_computable(inputs, differentiable=True)
     scale = check_scale(scale)
     check_flag(causal, "causal")
     check_choice(alignment, "alignment", ALIGNMENTS)
+    m, n = x.shape[-2:]
+    diagonal = causal_diagonal(m, n, alignment)
+    if needs_grad((x,)):
+        check_differentiable_out(out, inputs)
+        return _Softmax.apply(x, scale, causal, diagonal)
     # In place is safe: each program re-reads only its own rows before writing them.
     out = prepare_out(out, tuple(x.shape), x, inputs=inputs, in_place=True)
-    m, n = x.shape[-2:]
-    launch_softmax(
-        as_4d(x)[0], as_4d(out)[0],
-        scale=scale, causal=causal, diagonal=causal_diagonal(m, n, alignment),
-    )
+    launch_softmax(as_4d(x)[0], as_4d(out)[0], scale=scale, causal=causal, diagonal=diagonal)
     return out
