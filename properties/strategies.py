@@ -446,6 +446,16 @@ def with_options(
     return st.tuples(cases, call_options(choices)).map(lambda t: replace(t[0], options=t[1]))
 
 
+def backward_cases(
+    cases: st.SearchStrategy[AttentionCase], layout_names: tuple[str, ...] = NAMES
+) -> st.SearchStrategy[AttentionCase]:
+    """Attention cases made backward cases: an upstream gradient dO in a drawn
+    layout of its own (broadcasts too: the gradient of a sum is one)."""
+    names = _names_for(4, _known(layout_names, "layout_names", NAMES))
+    return st.tuples(cases, layouts(4, names)).map(
+        lambda t: replace(t[0], backward=True, do_layout=t[1]))
+
+
 def cases_for(
     op: str,
     dtype: str,

@@ -21,6 +21,11 @@ from attnfuzz.properties import implementations, strategies
 from attnfuzz.properties.checks import stateful
 from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.execution import execute, failures, worst
+from attnfuzz.properties.checks.gradients import (
+    against_gradient_oracle,
+    gradient_relations,
+    gradients_agree,
+)
 from attnfuzz.properties.checks.metamorphic import attention_metamorphic
 from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.checks.refusal import BAD_OUTS, bad_out_refused, refused_or_right
@@ -75,9 +80,21 @@ class Property:
 
 
 def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:
-    # Without a named other, the three-kernel attention is the peer (and flash its own).
-    other = other or implementations.get("flash" if impl.name == "naive" else "naive")
-    return implementations_agree(impl, other, case, built)
+    return implementations_agree(impl, other or _peer(impl), case, built)
+
+
+def _peer(impl: Implementation) -> Implementation:
+    """Without a named other, the three-kernel attention is the peer (and flash its own)."""
+    return implementations.get("flash" if impl.name == "naive" else "naive")
+
+
+def _backward_cases(impl: Implementation, dtype: str, max_len: int) -> st.SearchStrategy[Case]:
+    """Backward cases in the implementation's support; ``out=`` is never drawn
+    (a differentiable call returns a new tensor)."""
+    cases = strategies.cases_for("attention", dtype, decode=impl.decode, max_len=max_len,
+                                 alignments=impl.alignments, support=impl.support)
+    options = tuple(o for o in impl.options if o[0] != "out")
+    return strategies.with_options(strategies.backward_cases(cases), options)
 
 
 def run_stateful(impl_name: str, dtype: str, **options: object) -> None:
@@ -134,6 +151,23 @@ PROPERTIES: dict[str, Property] = {
             stateful.NAME, implementations.OPS, lambda i, c, b, o: against_oracle(i, c, b),
             "sequences of calls sharing the implementation's state, each within its bound, "
             "repeats bit for bit", sequences=_sequences,
+        ),
+        Property(
+            "gradients", ("attention",), lambda i, c, b, o: against_gradient_oracle(i, c, b),
+            "dq, dk, dv within their derived bounds of the float64 oracle's gradients",
+            max_len=70, only=lambda impl: impl.support.backward, draws=_backward_cases,
+        ),
+        Property(
+            "gradient_relations", ("attention",), lambda i, c, b, o: gradient_relations(i, c, b),
+            "backward reruns bit for bit; layouts and GQA as repeated heads change nothing",
+            max_len=70, only=lambda impl: impl.support.backward, draws=_backward_cases,
+        ),
+        Property(
+            "gradients_agree", ("attention",),
+            lambda i, c, b, o: gradients_agree(i, o or _peer(i), c, b),
+            "two backwards agree within the sum of their bounds",
+            max_len=70, only=lambda impl: impl.campaign and impl.support.backward,
+            draws=_backward_cases,
         ),
         Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),

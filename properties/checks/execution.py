@@ -142,6 +142,62 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     return Run(results, safety)
 
 
+@dataclass
+class BackwardRun:
+    results: dict[str, torch.Tensor]  # the forward's outputs
+    grads: dict[str, torch.Tensor]  # dq, dk, dv (zeros where autograd gave none)
+    safety: list[Verdict]
+
+
+GRADS = {"dq": "q", "dk": "k", "dv": "v"}
+
+
+def execute_backward(impl: Implementation, case: Case, built: Built | None = None) -> BackwardRun:
+    """Differentiate ``impl`` on a backward case: q, k, v as leaves in their
+    drawn layouts (``detach`` keeps a view's strides), the output's gradient
+    the case's dO; memory checked as for ``execute``, the gradients too."""
+    built = built or build(case, backend.device())
+    declared = dict(impl.options)
+    options = {n: v for n, v in case.options
+               if n in declared and v in declared[n] and n != "out"}
+    leaves = [built.inputs[r].detach().requires_grad_() for r in GRADS.values()]
+    do = built.inputs["do"]
+    before = {r: b.clone() for r, b in built.buffers.items()}
+    with _watched() as accesses, _poisoned_allocations(case, do.device):
+        results = impl.run(*leaves, None, **case.kwargs(), **options)
+        out = results.get("out")
+        if not isinstance(out, torch.Tensor) or not out.requires_grad:
+            raise AssertionError(f"{impl.name} declares a backward, but its out does not "
+                                 "require grad: autograd cannot differentiate it")
+        got = torch.autograd.grad(out, leaves, do, allow_unused=True)
+    results = {name: t.detach() for name, t in results.items()}
+    _check_returned(impl, results, case, do.device)
+    grads = {}
+    for name, leaf, g in zip(GRADS, leaves, got, strict=True):
+        # No gradient is a zero gradient (an output that does not depend on the input).
+        g = torch.zeros(leaf.shape, dtype=leaf.dtype, device=leaf.device) if g is None else g
+        for what, value, want in (("shape", tuple(g.shape), tuple(leaf.shape)),
+                                  ("dtype", g.dtype, leaf.dtype), ("device", g.device, do.device)):
+            if value != want:
+                raise AssertionError(f"{impl.name} returned {name} of {what} {value}, "
+                                     f"expected {want}")
+        grads[name] = g
+    safety = [memory(a.describe()) for a in accesses[:1]]
+    safety += _returned_memory(results, built, False)
+    # Autograd may hand back a broadcast gradient (a view that overlaps
+    # itself), but none may share memory with an input or dO.
+    for name, g in grads.items():
+        lo, hi = extent(g)
+        for role, buf in built.buffers.items():
+            a, b = extent(buf)
+            if lo < b and a < hi:
+                safety.append(memory(f"returned {name}: its memory overlaps input {role}"))
+    for role, buf in built.buffers.items():
+        changed = ~same_bits(before[role], buf)
+        safety.append(flag(f"input {role} modified", changed, buf, kind="memory"))
+    return BackwardRun(results, grads, safety)
+
+
 # Outputs a caller may pass that share memory with an input legitimately, which
 # a kernel's overlap check must accept: (case, built) -> (inputs, out, roles of
 # the inputs it may write), or None where the case allows none (then the

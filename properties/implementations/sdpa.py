@@ -30,9 +30,10 @@ BACKENDS = {
 }
 # What each backend declares it takes: flash and cuDNN are 16-bit only (and
 # must refuse float32), the others take every dtype.
-SIXTEEN_BIT = Support(dtypes=("float16", "bfloat16"))
-SUPPORT = {"sdpa_math": Support(), "sdpa_flash": SIXTEEN_BIT, "sdpa_cudnn": SIXTEEN_BIT,
-           "sdpa_efficient": Support()}
+# Every backend has a backward (autograd).
+SIXTEEN_BIT = Support(dtypes=("float16", "bfloat16"), backward=True)
+SUPPORT = {"sdpa_math": Support(backward=True), "sdpa_flash": SIXTEEN_BIT,
+           "sdpa_cudnn": SIXTEEN_BIT, "sdpa_efficient": Support(backward=True)}
 
 
 def _runner(name: str):

@@ -45,6 +45,7 @@ class Support:
     lse: bool = False  # returns the log-sum-exp beside the output
     max_seq: int | None = None  # longest Sq and Sk
     max_magnitude: float | None = None  # largest |input| it is meant for
+    backward: bool = False  # differentiable: autograd gives dq, dk, dv
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dtypes", _names(self.dtypes, "dtypes", DTYPES))
@@ -61,7 +62,7 @@ class Support:
                                for d in dims):
                 raise ValueError(f"head_dims must be positive ints or None, got {dims!r}")
             object.__setattr__(self, "head_dims", tuple(sorted(set(dims))))
-        for name in ("distinct_value_dim", "gqa", "cross", "lse"):
+        for name in ("distinct_value_dim", "gqa", "cross", "lse", "backward"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
         if self.max_seq is not None and (
@@ -164,6 +165,7 @@ _PARSE = {
     "lse": _flag,
     "max_seq": lambda t, k: _number(t, k, int),
     "max_magnitude": lambda t, k: _number(t, k, float),
+    "backward": _flag,
 }
 
 

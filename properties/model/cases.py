@@ -1,8 +1,9 @@
 """Case specs: plain data that fully determines a test's inputs.
 
 Every case kind has the same methods: ``shapes`` and ``layouts`` of its
-inputs (in the order an implementation takes them), ``kwargs`` for the call,
-``out_shape``, ``returns`` (every output's shape), ``labels`` and
+inputs (in the order an implementation takes them), ``grad_outputs`` (the
+upstream gradients of a backward case, with their layouts), ``kwargs`` for
+the call, ``out_shape``, ``returns`` (every output's shape), ``labels`` and
 ``describe``, so callers never branch on the kind.
 
 Strategies draw specs, never tensors: a spec prints readably when Hypothesis
@@ -49,6 +50,10 @@ class AttentionCase:
     values: Values = field(default_factory=Values)
     out_layout: Layout = field(default_factory=Layout)
     options: Options = ()
+    # A backward case: the call is differentiated with an upstream gradient dO
+    # of the output's shape, in its own layout (built as input "do").
+    backward: bool = False
+    do_layout: Layout = field(default_factory=Layout)
 
     kind = "attention"
 
@@ -73,6 +78,9 @@ class AttentionCase:
 
     def layouts(self) -> dict[str, Layout]:
         return {"q": self.q_layout, "k": self.k_layout, "v": self.v_layout}
+
+    def grad_outputs(self) -> dict[str, tuple[tuple[int, ...], Layout]]:
+        return {"do": (self.out_shape(), self.do_layout)} if self.backward else {}
 
     def kwargs(self) -> dict[str, object]:
         return {
@@ -112,6 +120,7 @@ class AttentionCase:
             f"scale={self.scale} values={self.values.describe()} "
             f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name} "
             f"out={self.out_layout.name}{options_text(self.options)}"
+            + (f"; backward with dO {self.do_layout.name}" if self.backward else "")
         )
 
 
@@ -143,6 +152,9 @@ class MatmulCase:
 
     def layouts(self) -> dict[str, Layout]:
         return {"a": self.a_layout, "b": self.b_layout}
+
+    def grad_outputs(self) -> dict[str, tuple[tuple[int, ...], Layout]]:
+        return {}
 
     def kwargs(self) -> dict[str, object]:
         return {"scale": self.scale, "input_precision": self.input_precision}
@@ -190,6 +202,9 @@ class SoftmaxCase:
 
     def layouts(self) -> dict[str, Layout]:
         return {"x": self.x_layout}
+
+    def grad_outputs(self) -> dict[str, tuple[tuple[int, ...], Layout]]:
+        return {}
 
     def kwargs(self) -> dict[str, object]:
         return {"scale": self.scale, "causal": self.causal, "alignment": self.alignment}
@@ -246,12 +261,14 @@ class Built:
 
 
 def build(case: Case, device: str | torch.device = "cpu") -> Built:
-    """Make the case's tensors, each inside a NaN-filled buffer on ``device``."""
+    """Make the case's tensors (its upstream gradients too), each inside a
+    NaN-filled buffer on ``device``."""
     inputs, exact, buffers = {}, {}, {}
     layouts = case.layouts()
-    for role, shape in case.shapes().items():
+    tensors = {role: (shape, layouts[role]) for role, shape in case.shapes().items()}
+    for role, (shape, layout) in {**tensors, **case.grad_outputs()}.items():
         values = generate(shape, case.torch_dtype, case.values, role)
-        placed = materialize(values.to(case.torch_dtype).to(device), layouts[role])
+        placed = materialize(values.to(case.torch_dtype).to(device), layout)
         inputs[role] = placed.tensor
         buffers[role] = placed.buffer
         exact[role] = placed.tensor.detach().double().cpu()

@@ -5,7 +5,7 @@ made from it deterministically with a private ``torch.Generator`` (never the
 global RNG), then rounded to the kernel's dtype, so the oracle sees exactly
 the numbers the kernel sees.
 
-Families (``role`` is "q", "k", "v", "a", "b" or "x"):
+Families (``role`` is "q", "k", "v", "a", "b", "x" or "do", an upstream gradient):
 
 - ``normal``      N(0, scale^2).  Small scale gives near-uniform attention,
                   large scale a saturated softmax.
@@ -46,7 +46,7 @@ class Values:
         return f"{self.family}x{self.scale:g}{within}"
 
 
-_ROLE_SALT = {"q": 1, "k": 2, "v": 3, "a": 4, "b": 5, "x": 6}
+_ROLE_SALT = {"q": 1, "k": 2, "v": 3, "a": 4, "b": 5, "x": 6, "do": 7}
 
 
 def generate(

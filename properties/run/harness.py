@@ -377,7 +377,7 @@ def load_dump(path: str | Path) -> tuple[Path, dict, Case, dict[str, torch.Tenso
         saved = torch.load(inputs, map_location="cpu")
     except Exception as exc:  # torch.load raises many kinds for a damaged file
         raise DumpError(f"{inputs}: unreadable ({_first_line(exc)})") from None
-    roles = set(case.shapes())
+    roles = {*case.shapes(), *case.grad_outputs()}
     if not isinstance(saved, dict) or set(saved) != roles:
         raise DumpError(f"{inputs}: does not hold the case's inputs ({', '.join(sorted(roles))})")
     return path, record, case, saved

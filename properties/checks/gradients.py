@@ -1,0 +1,161 @@
+"""Gradients: a differentiable attention's backward against the float64 oracle.
+
+A backward case (``AttentionCase.backward``) runs the implementation with q,
+k, v as leaves in their drawn layouts and differentiates its output with the
+drawn dO (``execution.execute_backward``).  ``against_gradient_oracle``
+holds dq, dk, dv to the oracle's gradients within the bounds of
+``reference.gradient_bounds``; ``gradients_agree`` holds two backwards to
+each other; ``RELATIONS`` are runs that must agree without an oracle value,
+each a small named function as in ``metamorphic``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import torch
+
+from attnfuzz.properties import backend
+from attnfuzz.properties.checks.execution import GRADS, BackwardRun, bitwise, execute_backward
+from attnfuzz.properties.checks.oracle import attention_oracle
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import AttentionCase, Built, build
+from attnfuzz.properties.model.layouts import Layout
+from attnfuzz.reference import Verdict, compare
+from attnfuzz.reference.gradient_bounds import attention_grad_bounds
+from attnfuzz.reference.gradients import attention_grads
+
+# name -> (exact value, bound); every gradient is rounded to the inputs' dtype.
+GradExpected = dict[str, tuple[torch.Tensor, torch.Tensor]]
+
+
+def gradient_oracle(case: AttentionCase, built: Built) -> GradExpected:
+    """The oracle's dq, dk, dv for the case's inputs and dO, and their bounds."""
+    q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
+    scale = case.effective_scale
+    grads = attention_grads(q, k, v, do, causal=case.causal, scale=scale,
+                            alignment=case.alignment)
+    _, forward = attention_oracle(case, built)
+    inputs = built.inputs
+    bounds = attention_grad_bounds(
+        inputs["q"], inputs["k"], inputs["v"], inputs["do"], grads, forward,
+        scale=scale, input_precision=case.input_precision,
+    )
+    return {name: (grads[name], bounds[name]) for name in GRADS}
+
+
+def _judge(run: BackwardRun, expected: GradExpected, dtype: torch.dtype,
+           times: float = 1.0, prefix: str = "") -> list[Verdict]:
+    return [compare(f"{prefix}{name}", run.grads[name], want, times * bound, dtype=dtype)
+            for name, (want, bound) in expected.items()]
+
+
+def against_gradient_oracle(
+    impl: Implementation, case: AttentionCase, built: Built | None = None
+) -> list[Verdict]:
+    """dq, dk, dv (and the forward's output, under autograd) within their bounds."""
+    built = built or build(case, backend.device())
+    run = execute_backward(impl, case, built)
+    parts, bounds = attention_oracle(case, built)
+    out = compare("out", run.results["out"], parts["out"], bounds["out"], dtype=case.torch_dtype)
+    return [*run.safety, out, *_judge(run, gradient_oracle(case, built), case.torch_dtype)]
+
+
+def gradients_agree(
+    first: Implementation, second: Implementation, case: AttentionCase,
+    built: Built | None = None,
+) -> list[Verdict]:
+    """Two backwards agree within the sum of their bounds (twice the bound)."""
+    built = built or build(case, backend.device())
+    a, b = execute_backward(first, case, built), execute_backward(second, case, built)
+    verdicts = [*a.safety, *b.safety]
+    for name, (_, bound) in gradient_oracle(case, built).items():
+        want = b.grads[name].double().cpu()
+        verdicts.append(compare(f"{first.name} vs {second.name}: {name}", a.grads[name], want,
+                                2 * bound, dtype=case.torch_dtype))
+    return verdicts
+
+
+# --------------------------------------------------------------------------
+# Relations: (impl, case, built, base run) -> verdicts, [] where they do not apply
+# --------------------------------------------------------------------------
+
+Relation = Callable[[Implementation, AttentionCase, Built, BackwardRun], list[Verdict]]
+
+
+def _same(impl: Implementation, check: str, got: BackwardRun, base: BackwardRun,
+          expected: Callable[[], GradExpected], dtype: torch.dtype) -> list[Verdict]:
+    """Bitwise where the implementation promises the same bits, else each run
+    within its bound of the same exact value (twice the bound apart)."""
+    if impl.bitwise_layouts:
+        return [bitwise(f"{check}: {n}", got.grads[n], base.grads[n]) for n in GRADS]
+    want = {n: (base.grads[n].double().cpu(), bound) for n, (_, bound) in expected().items()}
+    return _judge(got, want, dtype, times=2.0, prefix=f"{check}: ")
+
+
+def rerun(impl, case, built, base) -> list[Verdict]:
+    """The same backward again: the same bits (no atomics race in a deterministic kernel)."""
+    again = execute_backward(impl, case, built)
+    return [*again.safety, *(bitwise(f"rerun: {n}", again.grads[n], base.grads[n])
+                             for n in GRADS)]
+
+
+def _copied(built: Built, change: Callable[[str, torch.Tensor], torch.Tensor]) -> Built:
+    """A Built of new tensors ``change(role, tensor)``, each its own buffer."""
+    inputs = {r: change(r, t) for r, t in built.inputs.items()}
+    return Built(inputs, {r: t.detach().double().cpu() for r, t in inputs.items()}, dict(inputs))
+
+
+def contiguous(impl, case, built, base) -> list[Verdict]:
+    """q, k, v and dO copied to fresh contiguous tensors: the same gradients."""
+    plain = replace(case, q_layout=Layout(), k_layout=Layout(), v_layout=Layout(),
+                    do_layout=Layout())
+    if impl.support.admits(plain):
+        return []
+    got = execute_backward(impl, plain, _copied(built, lambda r, t: t.contiguous()))
+    return [*got.safety, *_same(impl, "contiguous layouts", got, base,
+                                lambda: gradient_oracle(case, built), case.torch_dtype)]
+
+
+def gqa_repeated(impl, case, built, base) -> list[Verdict]:
+    """GQA against MHA with K and V repeated over the group: dK and dV of a KV
+    head are the sums of its query heads' gradients (within both bounds)."""
+    if case.group == 1:
+        return []
+    mha = replace(case, hkv=case.hq, k_layout=Layout(), v_layout=Layout())
+    if impl.support.admits(mha):
+        return []
+    rep = _copied(built, lambda r, t: t.repeat_interleave(case.group, 1).contiguous()
+                  if r in ("k", "v") else t)
+    got = execute_backward(impl, mha, rep)
+    mine = gradient_oracle(case, built)
+    theirs = gradient_oracle(mha, rep)
+    verdicts = list(got.safety)
+    for name in GRADS:
+        summed, bound = got.grads[name].double().cpu(), theirs[name][1]
+        if name != "dq":  # fold each group's heads into their KV head
+            b, _, *rest = summed.shape
+            summed = summed.reshape(b, case.hkv, case.group, *rest).sum(2)
+            bound = bound.reshape(b, case.hkv, case.group, *rest).sum(2)
+        verdicts.append(compare(f"gqa as repeated heads: {name}", base.grads[name], summed,
+                                mine[name][1] + bound, dtype=case.torch_dtype))
+    return verdicts
+
+
+RELATIONS: dict[str, Relation] = {
+    "rerun": rerun,
+    "contiguous layouts": contiguous,
+    "gqa as repeated heads": gqa_repeated,
+}
+
+
+def gradient_relations(
+    impl: Implementation, case: AttentionCase, built: Built | None = None
+) -> list[Verdict]:
+    built = built or build(case, backend.device())
+    base = execute_backward(impl, case, built)
+    verdicts = list(base.safety)
+    for relation in RELATIONS.values():
+        verdicts += relation(impl, case, built, base)
+    return verdicts

@@ -1,0 +1,141 @@
+"""Per-element error bounds for dQ, dK, dV: how far a *correct* backward may be.
+
+The derivation follows the backward's arithmetic step by step, as
+``bounds`` does for the forward, with the same model and notation (``u_x``
+the unit roundoff of dtype x, ``c(n)`` the dot coefficient, magnitudes from
+the oracle's float64 intermediates).  Two arithmetics are covered, and each
+step takes the larger of their errors, so one bound holds for both:
+
+- fused (FlashAttention-2): P recomputed from the forward's LSE,
+  ``p^ = exp(s^ - lse^)``, and ``delta = rowsum(dO * O^)`` from the forward's
+  rounded output O^;
+- three-kernel: P^ the forward softmax's fp32 output, and
+  ``delta = rowsum(P^ * dP^)``.
+
+Steps (per query head; a KV head's dK, dV sum its group's heads):
+
+    e_p   |p^ - p|:  fused  p (exp(d) - 1) + tiny32, d the argument error of
+          the forward's logits (``bounds``) + the forward's LSE bound + the
+          rounding of lse * log2(e) (2 u32 |lse|); three-kernel: the forward's
+          probs bound.  Masked entries are exactly 0 in a correct kernel.
+    r     P^ rounded to the input dtype for the dV dot: u p^ + floor.
+    dV    sum_i P~ dO:  (e_p + r)^T |dO| + c(G Sq) (p^ + r)^T |dO|  (G the group)
+    e_dP  dO V^T:       c(Dv) |dO| |V|^T
+    e_d   delta:  fused  |dO| . bound(O) + c32(Dv) |dO| . (|O| + bound(O));
+          three-kernel  sum_j (e_p |dP| + p^ e_dP) + c32(Sk) sum_j p^ (|dP| + e_dP)
+    e_dS  p^ (dP^ - delta^) in fp32, then rounded to the input dtype:
+          e_p |dP - delta| + p^ (e_dP + e_d) + 3 u32 p^ |dP^ - delta^|
+          + u |dS^| + floor'  (floor' = floor max(1, 1/|scale|): the scale may
+          be applied before or after the rounding)
+    dQ    scale dS~ K:  |scale| (e_dS |K| + c(Sk) |dS~| |K| + 2 u32 |dS~| |K|)
+    dK    scale dS~^T Q: the same over G Sq terms
+
+and each gradient is rounded to the input dtype: ``(1 + u_out) inner +
+u_out |g| + floor``.  Dots also carry n tiny32 for flushed fp32 subnormals.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from attnfuzz.reference.bounds import (
+    TINY32,
+    U32,
+    _times,
+    _visible_max,
+    dot_coeff,
+    dot_error,
+    logit_argument_error,
+    rounding_floor,
+    unit_roundoff,
+)
+from attnfuzz.reference.gradients import _group_sum
+
+
+def _rounded(inner: torch.Tensor, exact: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """A gradient's bound once its fp32 value is rounded to ``dtype``."""
+    u_out = unit_roundoff(dtype) if dtype != torch.float32 else U32
+    return (1 + u_out) * inner + u_out * exact.abs() + rounding_floor(dtype)
+
+
+def attention_grad_bounds(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    do: torch.Tensor,
+    grads: dict[str, torch.Tensor],
+    forward: dict[str, torch.Tensor],
+    *,
+    scale: float,
+    input_precision: str = "ieee",
+) -> dict[str, torch.Tensor]:
+    """Bounds for dq, dk, dv.
+
+    ``grads`` are the oracle's (``reference.gradients.attention_grads``, which
+    include the forward's parts), ``forward`` the forward's bounds
+    (``bounds.attention_bounds``) for the same inputs.
+    """
+    dtype = q.dtype
+    hkv = k.shape[1]
+    group = q.shape[1] // max(hkv, 1)
+    sq, sk, dv_dim = q.shape[2], k.shape[2], v.shape[3]
+    qa, doa = q.double().cpu().abs(), do.double().cpu().abs()
+    ka = k.double().cpu().abs().repeat_interleave(group, dim=1)
+    va = v.double().cpu().abs().repeat_interleave(group, dim=1)
+    p, visible, logits = grads["probs"], grads["visible"], grads["logits"]
+    zero = torch.zeros_like(p)
+
+    # e_p: P recomputed from the LSE (fused), or the forward softmax's own P.
+    lse = grads["lse"].nan_to_num(posinf=0.0, neginf=0.0).unsqueeze(-1)
+    arg = logit_argument_error(logits, _visible_max(logits, visible))
+    arg = arg + abs(scale) * dot_error(qa, ka.transpose(-1, -2), dtype, input_precision)
+    arg = arg + forward["lse"].unsqueeze(-1) + 2 * U32 * lse.abs()
+    recomputed = _times(p, torch.expm1(torch.where(visible, arg, zero))) + TINY32
+    e_p = torch.where(visible, torch.maximum(recomputed, forward["probs"]), zero)
+    p_hat = p + e_p
+
+    u = unit_roundoff(dtype) if dtype != torch.float32 else 0.0
+    floor = rounding_floor(dtype) if dtype != torch.float32 else 0.0
+    r = torch.where(visible, u * p_hat + floor, zero)
+
+    def kv_dot(a_err: torch.Tensor, a_mag: torch.Tensor, b_abs: torch.Tensor) -> torch.Tensor:
+        """Bound of sum over (group, Sq) of a^T b, before the final rounding."""
+        n = group * sq
+        per_head = a_err.transpose(-1, -2) @ b_abs
+        mags = a_mag.transpose(-1, -2) @ b_abs
+        return _group_sum(per_head + dot_coeff(n, dtype, input_precision) * mags, hkv) + n * TINY32
+
+    dv_inner = kv_dot(e_p + r, p_hat + r, doa)
+
+    e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
+    dp_abs = grads["dp"].abs()
+    out_err = forward["out"]
+    out_abs = grads["out"].abs()
+    fused_delta = (doa * out_err).sum(-1, keepdim=True) + dot_coeff(dv_dim, torch.float32) * (
+        doa * (out_abs + out_err)
+    ).sum(-1, keepdim=True) + dv_dim * TINY32
+    three_delta = (e_p * dp_abs + p_hat * e_dp).sum(-1, keepdim=True) + dot_coeff(
+        sk, torch.float32
+    ) * (p_hat * (dp_abs + e_dp)).sum(-1, keepdim=True) + sk * TINY32
+    e_delta = torch.maximum(fused_delta, three_delta)
+
+    gap = (grads["dp"] - grads["delta"]).abs()
+    e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
+    ds_mag = grads["ds"].abs() + e_ds
+    floor_s = 0.0 if scale == 0 else floor * max(1.0, 1 / abs(scale))
+    e_ds = torch.where(visible, e_ds + u * ds_mag + floor_s, zero)
+    ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
+
+    s = abs(scale)
+    dq_inner = s * (
+        e_ds @ ka
+        + (dot_coeff(sk, dtype, input_precision) + 2 * U32) * (ds_mag @ ka)
+        + sk * TINY32
+    )
+    dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, hkv)
+    dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
+    return {
+        "dq": _rounded(dq_inner, grads["dq"], dtype),
+        "dk": _rounded(dk_inner, grads["dk"], dtype),
+        "dv": _rounded(dv_inner, grads["dv"], dtype),
+    }

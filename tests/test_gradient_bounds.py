@@ -1,0 +1,149 @@
+"""The oracle's gradients and their bounds, tested without the kernels.
+
+The gradients must be autograd's of the forward oracle.  The bounds must hold
+for a faithful emulation of each backward's arithmetic in PyTorch (fused:
+P from the LSE and delta from the rounded output; three-kernel: P from the
+softmax and delta from P and dP), and must fail emulations with one planted
+bug each.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnfuzz.reference import attention, attention_bounds, attention_parts, causal_visible, compare
+from attnfuzz.reference.bounds import gamma
+from attnfuzz.reference.gradient_bounds import attention_grad_bounds
+from attnfuzz.reference.gradients import attention_grads
+
+DT = {"float32": torch.float32, "float16": torch.float16}
+U64 = 2.0**-53
+
+
+@st.composite
+def backward_inputs(draw, dtype=None):
+    dtype = DT[dtype or draw(st.sampled_from(sorted(DT)))]
+    hkv, group = draw(st.sampled_from([1, 2])), draw(st.sampled_from([1, 2, 3]))
+    sq, sk = draw(st.integers(1, 40)), draw(st.integers(1, 70))
+    d, dv = draw(st.sampled_from([16, 40, 64])), draw(st.sampled_from([16, 24, 64]))
+    gen = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
+    s = draw(st.sampled_from([0.1, 1.0, 5.0]))
+    q = (torch.randn(1, hkv * group, sq, d, generator=gen) * s).to(dtype)
+    k = (torch.randn(1, hkv, sk, d, generator=gen) * s).to(dtype)
+    v = torch.randn(1, hkv, sk, dv, generator=gen).to(dtype)
+    do = torch.randn(1, hkv * group, sq, dv, generator=gen).to(dtype)
+    causal = draw(st.booleans())
+    alignment = draw(st.sampled_from(["bottom_right", "top_left"]))
+    scale = d**-0.5 * draw(st.sampled_from([1.0, -1.0]))
+    return q, k, v, do, dict(causal=causal, scale=scale, alignment=alignment)
+
+
+def emulate(q, k, v, do, *, causal, scale, alignment, fused=True, bug=None):
+    """A backward's arithmetic in PyTorch: fp32 everywhere, P and dS rounded to
+    the inputs' dtype before their dots, gradients rounded at the end."""
+    dt, group, hkv = q.dtype, q.shape[1] // k.shape[1], k.shape[1]
+    kr, vr = (t.repeat_interleave(group, 1).float() for t in (k, v))
+    s = scale * (q.float() @ kr.transpose(-1, -2))
+    if causal:
+        s = s.masked_fill(~causal_visible(q.shape[2], k.shape[2], alignment), -math.inf)
+    m = s.amax(-1, keepdim=True).nan_to_num(neginf=0.0)
+    e = torch.exp(s - m)
+    total = e.sum(-1, keepdim=True)
+    p = torch.where(total > 0, e / total, torch.zeros_like(e))
+    out = (p.to(dt).float() @ vr).to(dt)
+    if fused:  # P again, from the LSE (natural log), as a fused backward recomputes it
+        lse = (m + torch.log(total)).masked_fill(total == 0, -math.inf)
+        base = 2.0 if bug == "lse base" else math.e
+        p = torch.where(total > 0, torch.pow(base, s - lse), torch.zeros_like(s))
+    dof = do.float()
+    dv = p.to(dt).float().transpose(-1, -2) @ dof
+    dp = dof @ vr.transpose(-1, -2)
+    delta = (dof * out.float()).sum(-1, keepdim=True) if fused else (p * dp).sum(-1, True)
+    if bug == "no delta":
+        delta = torch.zeros_like(delta)
+    ds = (p * (dp - delta)).to(dt).float()
+    dq = scale * (ds @ kr)
+    dk = (1.0 if bug == "dk unscaled" else scale) * (ds.transpose(-1, -2) @ q.float())
+
+    def fold(g):
+        g = g.reshape(g.shape[0], hkv, group, *g.shape[2:])
+        return g[:, :, 0] if bug == "no group sum" else g.sum(2)
+
+    return {"dq": dq.to(dt), "dk": fold(dk).to(dt), "dv": fold(dv).to(dt)}
+
+
+def ratios(q, k, v, do, kw, got):
+    grads = attention_grads(q, k, v, do, **kw)
+    forward = attention_bounds(q, k, v, attention_parts(q, k, v, **kw), scale=kw["scale"])
+    bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=kw["scale"])
+    return {n: compare(n, got[n], grads[n], bounds[n], dtype=q.dtype).ratio for n in got}
+
+
+@given(backward_inputs(), st.booleans())
+def test_faithful_backwards_are_within_the_bounds(inputs, fused):
+    q, k, v, do, kw = inputs
+    worst = ratios(q, k, v, do, kw, emulate(q, k, v, do, fused=fused, **kw))
+    assert max(worst.values()) <= 1.0, worst
+
+
+def _keys_seen(q, k, kw) -> int:
+    """The most keys any query row sees."""
+    if not kw["causal"]:
+        return k.shape[2]
+    return int(causal_visible(q.shape[2], k.shape[2], kw["alignment"]).sum(-1).max())
+
+
+@given(backward_inputs(), st.sampled_from(["no delta", "dk unscaled", "lse base"]))
+def test_planted_bugs_break_the_bounds(inputs, bug):
+    q, k, v, do, kw = inputs
+    if _keys_seen(q, k, kw) < 2:
+        return  # a row that sees one key has p = 1 and dS = 0, bug or not
+    worst = ratios(q, k, v, do, kw, emulate(q, k, v, do, bug=bug, **kw))
+    assert max(worst.values()) > 1.0, worst
+
+
+@given(backward_inputs(dtype="float32"))
+def test_a_missing_group_sum_breaks_the_bounds(inputs):
+    q, k, v, do, kw = inputs
+    if q.shape[1] == k.shape[1] or not _keys_seen(q, k, kw):
+        return  # no group to sum over, or nothing to sum
+    worst = ratios(q, k, v, do, kw, emulate(q, k, v, do, bug="no group sum", **kw))
+    assert max(worst["dk"], worst["dv"]) > 1.0, worst
+
+
+@given(backward_inputs(dtype="float32"))
+def test_oracle_gradients_are_autograds(inputs):
+    """attention_grads against torch.autograd through the forward oracle, both
+    in float64: each differs from the exact gradient by at most gamma(n) times
+    its sum of |terms| (n: the longest chain of roundings, well under 4
+    (Sq + Sk + D + Dv) operations), which ``mags`` bounds from above, and the
+    softmax's sensitivity to a logit's rounding, relative u64 |logit|."""
+    q, k, v, do, kw = inputs
+    leaves = [t.double().requires_grad_() for t in (q, k, v)]
+    auto = torch.autograd.grad(attention(*leaves, **kw), leaves, do.double())
+    grads = attention_grads(q, k, v, do, **kw)
+    n = 4 * (q.shape[2] + k.shape[2] + q.shape[3] + v.shape[3])
+    group = q.shape[1] // k.shape[1]
+    qa, ka, va, doa = (t.double().abs() for t in (q, k, v, do))
+    ka, va = ka.repeat_interleave(group, 1), va.repeat_interleave(group, 1)
+    p = grads["probs"]
+    dp_mag = doa @ va.transpose(-1, -2) + (doa * grads["out"].abs()).sum(-1, keepdim=True)
+    ds_mag = p * dp_mag
+    mags = {
+        "dq": abs(kw["scale"]) * ds_mag @ ka,
+        "dk": abs(kw["scale"]) * ds_mag.transpose(-1, -2) @ qa,
+        "dv": p.transpose(-1, -2) @ doa,
+    }
+    for (name, want), got in zip(mags.items(), auto, strict=True):
+        mag = want if name == "dq" else want.reshape(got.shape[0], got.shape[1], group,
+                                                      *got.shape[2:]).sum(2)
+        # 2 gamma(n): both computations round, each within gamma(n) of exact
+        # (softmax's exp and log: a few ulps each, inside the 4x of n).
+        logit = float(grads["logits"].abs().max()) if grads["logits"].numel() else 0.0
+        bound = 2 * gamma(n, U64) * (1 + mag) * (1 + abs(kw["scale"])) * (1 + logit)
+        verdict = compare(name, got, grads[name], bound)
+        assert verdict.ok, verdict.describe()
