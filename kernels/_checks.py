@@ -180,7 +180,7 @@ def needs_grad(tensors: tuple[torch.Tensor, ...]) -> bool:
 def check_differentiable_out(
     out: object, inputs: tuple[tuple[str, torch.Tensor], ...]
 ) -> None:
-    """A differentiable call returns a new tensor; writing into ``out`` would hide it from autograd."""
+    """A differentiable call returns a new tensor: ``out`` would hide it from autograd."""
     if out is not None:
         names = ", ".join(name for name, t in inputs if t.requires_grad)
         raise ValueError(
