@@ -5,7 +5,7 @@ Kernels are imported when an adapter first runs, so the backend can be chosen fi
 
 from __future__ import annotations
 
-from attnfuzz.properties.implementations.implementation import Implementation
+from attnfuzz.properties.implementations.implementation import Implementation, Support
 
 
 def _results(got, second: str) -> dict:
@@ -77,9 +77,12 @@ LSE = ("return_lse", (True, False))
 # merge) and counts that divide no block count evenly.
 SPLITS = ("num_splits", (DECODE_SPLITS, None, 1, 2, 3, 5, 7))
 
+# Autograd differentiates the attention kernels (their own backward kernels).
+DIFFERENTIABLE = Support(backward=True)
+
 IMPLEMENTATIONS = (
     Implementation("naive", "attention", _naive, description="three-kernel attention",
-                   campaign=True, bitwise_layouts=True,
+                   campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
                    options=(OUT, ("return_probs", (True, False)))),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
                    campaign=True, bitwise_layouts=True, options=(OUT, LSE), reset=_reset_flash),

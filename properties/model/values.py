@@ -89,7 +89,10 @@ def generate(
             x = x * (torch.randint(0, 2, shape, generator=gen).double() * 2 - 1)
         else:
             # Keep a @ b finite: |a| <= 1 / K spreads the mass of b over K terms.
-            k = shape[-1] if role == "a" else 1
+            # A backward forms dO V^T and dS = P (dO V^T - delta), rounded to
+            # the inputs' dtype as FlashAttention rounds it: |dO| <= 1 / (4 Dv)
+            # keeps both within half the range.
+            k = shape[-1] if role == "a" else 4 * shape[-1] if role == "do" else 1
             x = torch.rand(shape, generator=gen, dtype=torch.float64) / max(k, 1) * min(s, 1)
     elif fam == "grid":
         g, limit = GRID[dtype]
