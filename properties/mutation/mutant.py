@@ -21,6 +21,12 @@ FLASH = (("oracle", "flash", "float32"), ("oracle", "flash", "float16"),
 DECODE = (("oracle", "decode", "float32"), ("oracle", "decode", "float16"),
           ("metamorphic", "decode", "float32"))
 ALL_ATTENTION = (*NAIVE[:1], *FLASH[:1], *DECODE[:1], ("oracle", "softmax", "float32"))
+# Backward kernels: the gradients against the oracle, then the relations (GQA
+# as repeated heads, layouts of dO, reruns).
+NAIVE_BACKWARD = (("gradients", "naive", "float32"), ("gradients", "naive", "float16"),
+                  ("gradient_relations", "naive", "float32"))
+FLASH_BACKWARD = (("gradients", "flash", "float32"), ("gradients", "flash", "float16"),
+                  ("gradient_relations", "flash", "float32"), ("gradients", "decode", "float32"))
 # Launch caches, plans and tuning keep state between calls: sequences of calls
 # see what one call cannot (tried last: only survivors pay for them).
 STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"))
