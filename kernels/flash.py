@@ -54,6 +54,12 @@ transposed, sliced, expanded (stride 0) and non-unit-last-stride views work
 without a copy.  Offsets that grow with the tensor are int64.  Head dims are
 padded to a power of two (at least 16, the smallest ``tl.dot`` operand) and the
 padding is masked on load, so no byte outside a tensor is read.
+
+Backward.  When q, k or v requires grad, the forward runs through an
+autograd Function that also keeps the LSE, from which ``flash_backward.py``
+recomputes P (FlashAttention-2's backward).  Its forward launches the same
+kernels with the same tiles, the LSE stored too, so its output is bit for bit
+that of a call without autograd.
 """
 
 from __future__ import annotations
@@ -72,9 +78,11 @@ from ._checks import (
     AttentionDims,
     check_attention_inputs,
     check_computable,
+    check_differentiable_out,
     check_flag,
     dot_precision,
     interpreting,
+    needs_grad,
     prepare_out,
 )
 from ._launch import LaunchCache
@@ -871,27 +879,17 @@ def _v_for_pv_dot(v: torch.Tensor) -> torch.Tensor:
     return v.contiguous()
 
 
-def _attention(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
-    causal: bool, scale: float | None, alignment: str, input_precision: str,
-    return_lse: bool, out: torch.Tensor | None, path: str, num_splits: object = None,
-) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
-    dims = check_attention_inputs(
-        q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
-    )
-    inputs = (("q", q), ("k", k), ("v", v))
-    check_computable(inputs)
-    check_flag(return_lse, "return_lse")
-    splits = _check_splits(num_splits)
-    rows = (dims.batch, dims.hq, dims.sq)
-    out = prepare_out(out, (*rows, dims.dv), q, inputs=inputs)
-    lse = torch.empty(rows, dtype=torch.float32, device=q.device) if return_lse else None
+def _forward(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+    lse: torch.Tensor | None, dims: AttentionDims, *,
+    causal: bool, precision: str, path: str, splits: int | None,
+) -> None:
+    """Attention into ``out`` (and ``lse`` if given) on the chosen path."""
     if out.numel() == 0 or dims.sk == 0:  # no row sees a key
         out.zero_()
         if lse is not None:
             lse.fill_(float("-inf"))
-        return (out, lse) if return_lse else out
-    precision = dot_precision(q.dtype, input_precision)
+        return
     v = _v_for_pv_dot(v)
     if path == "auto":
         path = "decode" if uses_decode_path(dims.sq, dims.sk) else "prefill"
@@ -902,6 +900,64 @@ def _attention(
             )
         else:
             launch_prefill(q, k, v, out, lse, dims, causal=causal, precision=precision)
+
+
+class _FlashAttention(torch.autograd.Function):
+    """The forward's kernels, with the LSE the backward recomputes P from.
+
+    q, k, v and the output are saved with ``save_for_backward``, so autograd's
+    version counters catch an in-place change to any of them before the
+    backward reads it.  The LSE is returned (the caller drops it unless asked
+    for) but is not differentiable.
+    """
+
+    @staticmethod
+    def forward(ctx, q, k, v, dims, causal, precision, path, splits):
+        rows = (dims.batch, dims.hq, dims.sq)
+        out = torch.empty((*rows, dims.dv), dtype=q.dtype, device=q.device)
+        lse = torch.empty(rows, dtype=torch.float32, device=q.device)
+        _forward(q, k, v, out, lse, dims, causal=causal, precision=precision, path=path,
+                 splits=splits)
+        ctx.save_for_backward(q, k, v, out, lse)
+        ctx.mark_non_differentiable(lse)
+        ctx.dims, ctx.causal, ctx.precision = dims, causal, precision
+        return out, lse
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, d_out, _d_lse):
+        from .flash_backward import launch_backward  # it imports this module
+
+        q, k, v, out, lse = ctx.saved_tensors
+        grads = launch_backward(
+            d_out, q, k, v, out, lse, ctx.dims, causal=ctx.causal, precision=ctx.precision,
+            needs=tuple(ctx.needs_input_grad[:3]),
+        )
+        return (*grads, None, None, None, None, None)
+
+
+def _attention(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
+    causal: bool, scale: float | None, alignment: str, input_precision: str,
+    return_lse: bool, out: torch.Tensor | None, path: str, num_splits: object = None,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    dims = check_attention_inputs(
+        q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
+    )
+    inputs = (("q", q), ("k", k), ("v", v))
+    check_computable(inputs, differentiable=True)
+    check_flag(return_lse, "return_lse")
+    splits = _check_splits(num_splits)
+    precision = dot_precision(q.dtype, input_precision)
+    if needs_grad((q, k, v)):
+        check_differentiable_out(out, inputs)
+        out, lse = _FlashAttention.apply(q, k, v, dims, causal, precision, path, splits)
+        return (out, lse) if return_lse else out
+    rows = (dims.batch, dims.hq, dims.sq)
+    out = prepare_out(out, (*rows, dims.dv), q, inputs=inputs)
+    lse = torch.empty(rows, dtype=torch.float32, device=q.device) if return_lse else None
+    _forward(q, k, v, out, lse, dims, causal=causal, precision=precision, path=path,
+             splits=splits)
     return (out, lse) if return_lse else out
 
 
@@ -939,7 +995,8 @@ def flash_attention(
     ``out`` (any strides) receives the result if given.
 
     Few query rows (``uses_decode_path``) run ``flash_decode``; the rest run
-    the prefill kernel (``flash_prefill``).
+    the prefill kernel (``flash_prefill``).  Differentiable in q, k and v
+    (then without ``out``); the LSE is not differentiable.
     """
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,

@@ -1,0 +1,494 @@
+"""The fused attention backward (FlashAttention-2): gradients without storing P.
+
+The forward saved its output O and the natural-log LSE of every query row, so
+the backward recomputes each tile of ``P = softmax(S)`` from the scores,
+``p_ij = exp2(s_ij * log2 e - lse_i * log2 e)``, instead of reading a stored
+(Sq, Sk) matrix.  With ``dO`` the gradient of O:
+
+    dV_j = sum_i p_ij dO_i
+    dP_ij = dO_i . v_j,   delta_i = rowsum(dO_i * O_i) = sum_j p_ij dP_ij
+    dS_ij = p_ij (dP_ij - delta_i)
+    dK_j = scale * sum_i dS_ij q_i,   dQ_i = scale * sum_j dS_ij k_j
+
+(under GQA the sums over i run over the query rows of every head of KV head
+j's group).  A small preprocessing kernel writes ``delta`` and the base-2 LSE
+to fp32 scratch, so the main loops never touch O.
+
+Two kernels share the work, because dK/dV sum over query rows and dQ over
+keys.  The dK/dV kernel runs one program per (batch, KV head, BLOCK_N keys):
+it keeps its keys' dK and dV in registers while it walks the query heads of
+the group and their query blocks.  The dQ kernel runs one program per
+(batch, query head, BLOCK_M rows) and walks the key blocks, as the forward
+does.  Each gradient element is summed by one program in a fixed order, with
+no atomics, so the backward is deterministic: reruns are bit-identical.  The
+price is recomputing every P and dS tile twice, once per kernel.
+
+Masks.  Causal visibility (key j visible to row i iff ``j <= i + diagonal``)
+is a prefix, so as in the forward each program splits its loop into blocks
+needing a mask (the diagonal band, the ragged key tail) and blocks that need
+none; blocks no row of the program can see are never visited.  A row that
+sees no key has LSE ``-inf``; the preprocessing kernel turns that into a
+base-2 shift of ``+inf``, so its p is ``exp2(s - inf) = 0`` (not
+``exp2(+inf)``), its dQ row is exactly 0 and it adds nothing to dK and dV.
+Query rows past Sq get the same ``+inf`` shift, so they add nothing either.
+
+Precision.  P and dS are rounded to the inputs' dtype before their dots, as
+FlashAttention does, so 16-bit inputs run every product on tensor cores; all
+dots accumulate in fp32 and the scale is applied once, in fp32, at the end.
+Strides, int64 offsets and padded head dims follow the forward
+(``flash.py``): every tensor is addressed through its four strides, dO
+included, which autograd often hands over expanded or transposed.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import torch
+import triton
+import triton.language as tl
+
+from ._checks import AttentionDims, interpreting
+from .flash import (
+    _LOG2E,
+    LOG2E,
+    Config,
+    _cdiv,
+    _head_meta,
+    _load_2d,
+    _on_device_of,
+    _tile_kind,
+)
+
+
+@triton.jit(do_not_specialize=["Sq", "H", "HEAD_DV"])
+def _bwd_preprocess_kernel(
+    o_ptr, do_ptr, lse_ptr, delta_ptr, lse2_ptr,
+    Sq, H, HEAD_DV,
+    s_ob, s_oh, s_om, s_od,
+    s_gb, s_gh, s_gm, s_gd,
+    BLOCK_M: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_DV: tl.constexpr,
+):
+    """delta = rowsum(dO * O) and the base-2 LSE (+inf: no key seen) of BLOCK_M rows."""
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(Sq, BLOCK_M)
+    pid_bh = pid // num_m
+    batch = (pid_bh // H).to(tl.int64)
+    head = (pid_bh % H).to(tl.int64)
+    rows = (pid % num_m) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rows64 = rows.to(tl.int64)
+    offs_dv = tl.arange(0, BLOCK_DV).to(tl.int64)
+    o = _load_2d(
+        o_ptr + batch * s_ob + head * s_oh + rows64[:, None] * s_om + offs_dv[None, :] * s_od,
+        rows, Sq, offs_dv, HEAD_DV, True, PAD_DV,
+    )
+    do = _load_2d(
+        do_ptr + batch * s_gb + head * s_gh + rows64[:, None] * s_gm + offs_dv[None, :] * s_gd,
+        rows, Sq, offs_dv, HEAD_DV, True, PAD_DV,
+    )
+    delta = tl.sum(o.to(tl.float32) * do.to(tl.float32), 1)
+    row_ok = rows < Sq
+    stats = pid_bh.to(tl.int64) * Sq + rows64  # scratch and LSE: contiguous (B, H, Sq)
+    lse = tl.load(lse_ptr + stats, mask=row_ok, other=0.0)
+    lse2 = tl.where(lse == float("-inf"), float("inf"), lse * _LOG2E)
+    tl.store(delta_ptr + stats, delta, mask=row_ok)
+    tl.store(lse2_ptr + stats, lse2, mask=row_ok)
+
+
+# --------------------------------------------------------------------------
+# dK and dV: one program per key block, looping over query rows
+# --------------------------------------------------------------------------
+
+
+@triton.jit
+def _dkdv_block(
+    dk, dv, k, v,
+    q_ptrs, do_ptrs, stats, delta_ptr, lse2_ptr, rows, kv_idx, Sq, Sk, diagonal, qk_scale,
+    head_d, head_dv,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+):
+    """Add one query block's terms to the (BLOCK_N, ...) dK and dV accumulators.
+
+    Tiles are transposed (keys along the rows) so that both sums over the
+    query rows are plain dots.  With MASKED, keys past Sk and keys a row
+    cannot see get p = 0.  (Keys past Sk only reach their own dK and dV rows,
+    which are never stored, but their p, exp2(-lse2), can overflow.)
+    """
+    offs_d = tl.arange(0, BLOCK_D)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    q = _load_2d(q_ptrs, rows, Sq, offs_d, head_d, True, PAD_D)
+    do = _load_2d(do_ptrs, rows, Sq, offs_dv, head_dv, True, PAD_DV)
+    row_ok = rows < Sq
+    # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
+    lse2 = tl.load(lse2_ptr + stats, mask=row_ok, other=float("inf"))
+    delta = tl.load(delta_ptr + stats, mask=row_ok, other=0.0)
+    logits_t = tl.dot(k, tl.trans(q), input_precision=PRECISION) * qk_scale
+    if MASKED:
+        visible = kv_idx[:, None] < Sk
+        if CAUSAL:
+            visible = visible & (kv_idx[:, None] <= rows[None, :] + diagonal)
+        logits_t = tl.where(visible, logits_t, float("-inf"))
+    p_t = tl.math.exp2(logits_t - lse2[None, :])
+    dv = tl.dot(p_t.to(do.dtype), do, dv, input_precision=PRECISION)
+    dp_t = tl.dot(v, tl.trans(do), input_precision=PRECISION)
+    ds_t = p_t * (dp_t - delta[None, :])
+    dk = tl.dot(ds_t.to(q.dtype), q, dk, input_precision=PRECISION)
+    return dk, dv
+
+
+@triton.jit
+def _dkdv_range(
+    dk, dv, k, v,
+    q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm, lo, hi, kv_idx, Sq, Sk,
+    diagonal, qk_scale, head_d, head_dv,
+    BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+):
+    """Query rows [lo, hi) of one head, BLOCK_M at a time; ``lo`` a whole number of blocks."""
+    offs_m = tl.arange(0, BLOCK_M)
+    for start_m in tl.range(lo, hi, BLOCK_M):
+        start = tl.cast(start_m, tl.int64)
+        dk, dv = _dkdv_block(
+            dk, dv, k, v, q_tile + start * s_qm, do_tile + start * s_gm,
+            stats_row + start + offs_m, delta_ptr, lse2_ptr, start_m + offs_m, kv_idx, Sq, Sk,
+            diagonal, qk_scale, head_d, head_dv,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, PRECISION,
+        )
+    return dk, dv
+
+
+_SIZES = ["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV"]
+
+
+@triton.jit(do_not_specialize=_SIZES)
+def _bwd_dkdv_kernel(
+    q_ptr, k_ptr, v_ptr, do_ptr, dk_ptr, dv_ptr, delta_ptr, lse2_ptr,
+    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV,
+    s_qb, s_qh, s_qm, s_qd,
+    s_kb, s_kh, s_kn, s_kd,
+    s_vb, s_vh, s_vn, s_vd,
+    s_gb, s_gh, s_gm, s_gd,
+    s_dkb, s_dkh, s_dkn, s_dkd,
+    s_dvb, s_dvh, s_dvn, s_dvd,
+    qk_scale, scale,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+):
+    # Key blocks of one KV head are adjacent so they share Q and dO in L2;
+    # under causal masking the first key block sees the most rows, so the
+    # heaviest programs start first.
+    pid = tl.program_id(0)
+    num_n = tl.cdiv(Sk, BLOCK_N)
+    start_n = (pid % num_n) * BLOCK_N
+    pid_bkv = pid // num_n
+    batch = (pid_bkv // HKV).to(tl.int64)
+    kv_head = pid_bkv % HKV
+
+    kv_idx = start_n + tl.arange(0, BLOCK_N)
+    kv_idx64 = kv_idx.to(tl.int64)
+    offs_m = tl.arange(0, BLOCK_M).to(tl.int64)
+    offs_d = tl.arange(0, BLOCK_D).to(tl.int64)
+    offs_dv = tl.arange(0, BLOCK_DV).to(tl.int64)
+    k = _load_2d(
+        k_ptr + batch * s_kb + kv_head.to(tl.int64) * s_kh
+        + kv_idx64[:, None] * s_kn + offs_d[None, :] * s_kd,
+        kv_idx, Sk, offs_d, HEAD_D, True, PAD_D,
+    )
+    v = _load_2d(
+        v_ptr + batch * s_vb + kv_head.to(tl.int64) * s_vh
+        + kv_idx64[:, None] * s_vn + offs_dv[None, :] * s_vd,
+        kv_idx, Sk, offs_dv, HEAD_DV, True, PAD_DV,
+    )
+    dk = tl.zeros((BLOCK_N, BLOCK_D), dtype=tl.float32)
+    dv = tl.zeros((BLOCK_N, BLOCK_DV), dtype=tl.float32)
+
+    # Rows [0, m_lo) see none of these keys and are skipped; rows from
+    # full_lo on see all of them and need no mask, unless the block runs past
+    # Sk.  Both are whole blocks.
+    m_end = tl.cdiv(Sq, BLOCK_M) * BLOCK_M
+    if CAUSAL:
+        first = tl.maximum(start_n - DIAGONAL, 0)  # row i sees key j iff i >= j - DIAGONAL
+        m_lo = tl.where(first < Sq, first // BLOCK_M * BLOCK_M, m_end)
+        last_n = tl.minimum(start_n + BLOCK_N, Sk) - 1
+        full_lo = tl.cdiv(tl.minimum(tl.maximum(last_n - DIAGONAL, 0), Sq), BLOCK_M) * BLOCK_M
+    else:
+        m_lo = 0
+        full_lo = 0
+    full_lo = tl.where(start_n + BLOCK_N > Sk, m_end, full_lo)
+
+    for g in tl.range(0, GROUP):
+        head = (kv_head * GROUP + g).to(tl.int64)
+        q_tile = (
+            q_ptr + batch * s_qb + head * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd
+        )
+        do_tile = (
+            do_ptr + batch * s_gb + head * s_gh + offs_m[:, None] * s_gm + offs_dv[None, :] * s_gd
+        )
+        stats_row = (batch * HKV * GROUP + head) * Sq
+        # Entered only when it has work (see the forward's loops).
+        if m_lo < full_lo:
+            dk, dv = _dkdv_range(
+                dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
+                m_lo, full_lo, kv_idx, Sq, Sk, DIAGONAL, qk_scale, HEAD_D, HEAD_DV,
+                BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, PRECISION,
+            )
+        dk, dv = _dkdv_range(
+            dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
+            full_lo, m_end, kv_idx, Sq, Sk, DIAGONAL, qk_scale, HEAD_D, HEAD_DV,
+            BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, PRECISION,
+        )
+
+    n_ok = kv_idx64[:, None] < Sk
+    if PAD_D:
+        dk_mask = n_ok & (offs_d[None, :] < HEAD_D)
+    else:
+        dk_mask = n_ok
+    if PAD_DV:
+        dv_mask = n_ok & (offs_dv[None, :] < HEAD_DV)
+    else:
+        dv_mask = n_ok
+    kv_head64 = kv_head.to(tl.int64)
+    tl.store(
+        dk_ptr + batch * s_dkb + kv_head64 * s_dkh + kv_idx64[:, None] * s_dkn
+        + offs_d[None, :] * s_dkd,
+        (dk * scale).to(dk_ptr.dtype.element_ty), mask=dk_mask,
+    )
+    tl.store(
+        dv_ptr + batch * s_dvb + kv_head64 * s_dvh + kv_idx64[:, None] * s_dvn
+        + offs_dv[None, :] * s_dvd,
+        dv.to(dv_ptr.dtype.element_ty), mask=dv_mask,
+    )
+
+
+# --------------------------------------------------------------------------
+# dQ: one program per query block, looping over keys
+# --------------------------------------------------------------------------
+
+
+@triton.jit
+def _dq_block(
+    dq, q, do, lse2, delta,
+    k_ptrs, v_ptrs, rows, kv_idx, Sk, diagonal, qk_scale, head_d, head_dv,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+):
+    """Add one key block's terms to the (BLOCK_M, BLOCK_D) dQ accumulator.
+
+    Unlike in the dK/dV kernel, keys past Sk are masked: dQ sums over keys.
+    """
+    offs_d = tl.arange(0, BLOCK_D)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    k = _load_2d(k_ptrs, kv_idx, Sk, offs_d, head_d, MASKED, PAD_D)
+    v = _load_2d(v_ptrs, kv_idx, Sk, offs_dv, head_dv, MASKED, PAD_DV)
+    logits = tl.dot(q, tl.trans(k), input_precision=PRECISION) * qk_scale
+    if MASKED:
+        visible = kv_idx[None, :] < Sk
+        if CAUSAL:
+            visible = visible & (kv_idx[None, :] <= rows[:, None] + diagonal)
+        logits = tl.where(visible, logits, float("-inf"))
+    p = tl.math.exp2(logits - lse2[:, None])
+    dp = tl.dot(do, tl.trans(v), input_precision=PRECISION)
+    ds = p * (dp - delta[:, None])
+    return tl.dot(ds.to(k.dtype), k, dq, input_precision=PRECISION)
+
+
+@triton.jit
+def _dq_range(
+    dq, q, do, lse2, delta,
+    k_tile, v_tile, s_kn, s_vn, rows, lo, hi, Sk, diagonal, qk_scale, head_d, head_dv,
+    BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+):
+    """Keys [lo, hi), BLOCK_N at a time; ``lo`` a whole number of blocks."""
+    offs_n = tl.arange(0, BLOCK_N)
+    for start_n in tl.range(lo, hi, BLOCK_N):
+        start = tl.cast(start_n, tl.int64)
+        dq = _dq_block(
+            dq, q, do, lse2, delta, k_tile + start * s_kn, v_tile + start * s_vn, rows,
+            start_n + offs_n, Sk, diagonal, qk_scale, head_d, head_dv,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, PRECISION,
+        )
+    return dq
+
+
+@triton.jit(do_not_specialize=_SIZES)
+def _bwd_dq_kernel(
+    q_ptr, k_ptr, v_ptr, do_ptr, dq_ptr, delta_ptr, lse2_ptr,
+    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV,
+    s_qb, s_qh, s_qm, s_qd,
+    s_kb, s_kh, s_kn, s_kd,
+    s_vb, s_vh, s_vn, s_vd,
+    s_gb, s_gh, s_gm, s_gd,
+    s_dqb, s_dqh, s_dqm, s_dqd,
+    qk_scale, scale,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+):
+    # The forward's grid and key ranges (see _flash_fwd_kernel).
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(Sq, BLOCK_M)
+    m_blk = pid % num_m
+    if CAUSAL:
+        m_blk = num_m - 1 - m_blk
+    pid_bh = pid // num_m
+    batch = (pid_bh // (HKV * GROUP)).to(tl.int64)
+    head = pid_bh % (HKV * GROUP)
+    kv_head = (head // GROUP).to(tl.int64)
+    head = head.to(tl.int64)
+
+    rows = m_blk * BLOCK_M + tl.arange(0, BLOCK_M)
+    rows64 = rows.to(tl.int64)
+    offs_n = tl.arange(0, BLOCK_N).to(tl.int64)
+    offs_d = tl.arange(0, BLOCK_D).to(tl.int64)
+    offs_dv = tl.arange(0, BLOCK_DV).to(tl.int64)
+    q = _load_2d(
+        q_ptr + batch * s_qb + head * s_qh + rows64[:, None] * s_qm + offs_d[None, :] * s_qd,
+        rows, Sq, offs_d, HEAD_D, True, PAD_D,
+    )
+    do = _load_2d(
+        do_ptr + batch * s_gb + head * s_gh + rows64[:, None] * s_gm + offs_dv[None, :] * s_gd,
+        rows, Sq, offs_dv, HEAD_DV, True, PAD_DV,
+    )
+    row_ok = rows < Sq
+    stats = pid_bh.to(tl.int64) * Sq + rows64
+    lse2 = tl.load(lse2_ptr + stats, mask=row_ok, other=float("inf"))
+    delta = tl.load(delta_ptr + stats, mask=row_ok, other=0.0)
+    k_tile = k_ptr + batch * s_kb + kv_head * s_kh + offs_n[:, None] * s_kn + offs_d[None, :] * s_kd
+    v_tile = (
+        v_ptr + batch * s_vb + kv_head * s_vh + offs_n[:, None] * s_vn + offs_dv[None, :] * s_vd
+    )
+    dq = tl.zeros((BLOCK_M, BLOCK_D), dtype=tl.float32)
+
+    if CAUSAL:
+        first = m_blk * BLOCK_M
+        last = tl.minimum(first + BLOCK_M, Sq) - 1
+        full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)
+        full_end = (full_end // BLOCK_N) * BLOCK_N
+        kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1, 0), Sk)
+    else:
+        full_end = (Sk // BLOCK_N) * BLOCK_N
+        kv_hi = Sk
+    dq = _dq_range(
+        dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk, DIAGONAL,
+        qk_scale, HEAD_D, HEAD_DV,
+        BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, PRECISION,
+    )
+    if full_end < kv_hi:
+        dq = _dq_range(
+            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, full_end, kv_hi, Sk,
+            DIAGONAL, qk_scale, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, PRECISION,
+        )
+
+    if PAD_D:
+        dq_mask = row_ok[:, None] & (offs_d[None, :] < HEAD_D)
+    else:
+        dq_mask = row_ok[:, None]
+    tl.store(
+        dq_ptr + batch * s_dqb + head * s_dqh + rows64[:, None] * s_dqm + offs_d[None, :] * s_dqd,
+        (dq * scale).to(dq_ptr.dtype.element_ty), mask=dq_mask,
+    )
+
+
+# --------------------------------------------------------------------------
+# Launch configuration and launcher
+# --------------------------------------------------------------------------
+
+class BackwardConfig(NamedTuple):
+    """Tiles of the two main kernels (each a ``Config``; the preprocessing kernel
+    takes the dQ kernel's rows and warps).  In ``dkdv``, BLOCK_N keys are one
+    program's and BLOCK_M query rows one loop step; in ``dq`` the reverse."""
+
+    dkdv: Config
+    dq: Config
+
+
+# Untuned H200 defaults by the forward's table key (operand kind, widest
+# padded head dim): the largest tiles that compile for sm_90 without register
+# spills, causal or not (``benchmarks/sm90_codegen.py``'s compiler, by hand;
+# nothing is timed).  A dK/dV program keeps its K and V tiles and two fp32
+# accumulators of BLOCK_N x width in registers, so it gets few query rows a
+# step; fp32 'ieee' dots run on the FMA units and need the smallest tiles.
+_CONFIGS: dict[tuple[str, int], BackwardConfig] = {
+    ("16bit", 64): BackwardConfig(Config(32, 128, 8, 1), Config(128, 64, 8, 2)),
+    ("16bit", 128): BackwardConfig(Config(16, 128, 8, 2), Config(64, 64, 8, 2)),
+    ("16bit", 256): BackwardConfig(Config(16, 32, 8, 2), Config(64, 32, 8, 2)),
+    ("tf32", 64): BackwardConfig(Config(32, 32, 8, 2), Config(64, 32, 8, 2)),
+    ("tf32", 128): BackwardConfig(Config(32, 32, 8, 2), Config(64, 32, 8, 2)),
+    ("tf32", 256): BackwardConfig(Config(16, 32, 8, 2), Config(32, 32, 8, 2)),
+    ("ieee", 64): BackwardConfig(Config(16, 32, 8, 2), Config(64, 32, 8, 2)),
+    ("ieee", 128): BackwardConfig(Config(16, 16, 8, 2), Config(32, 16, 8, 2)),
+    ("ieee", 256): BackwardConfig(Config(16, 16, 8, 2), Config(16, 16, 8, 2)),
+}
+
+
+def backward_config(dtype: torch.dtype, precision: str, d: int, dv: int) -> BackwardConfig:
+    """The backward's tiles.  The interpreter pays per operation per program,
+    so it gets one large tile shape: few programs, few loop trips."""
+    if interpreting():
+        return BackwardConfig(Config(64, 64, 4, 1), Config(64, 64, 4, 1))
+    return _CONFIGS[_tile_kind(dtype, precision, d, dv)]
+
+
+def launch_backward(
+    do: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+    out: torch.Tensor, lse: torch.Tensor, dims: AttentionDims, *,
+    causal: bool, precision: str, needs: tuple[bool, bool, bool] = (True, True, True),
+    config: BackwardConfig | None = None,
+) -> tuple[torch.Tensor | None, torch.Tensor | None, torch.Tensor | None]:
+    """(dq, dk, dv) of flash attention, each new, contiguous, in q's dtype.
+
+    ``do`` and ``out`` (the forward's output) are (B, Hq, Sq, Dv), q, k, v as
+    the forward took them, all with any strides; ``lse`` is the forward's
+    contiguous fp32 (B, Hq, Sq) natural-log LSE.  ``needs`` says which of
+    (dq, dk, dv) to compute; one not needed is None (dk and dv are computed
+    together).  ``config`` forces a tile shape (tests sweep it).
+    """
+    want_q, want_k, want_v = needs
+    new = lambda t: torch.empty(t.shape, dtype=t.dtype, device=t.device)  # noqa: E731
+    dq = new(q) if want_q else None
+    dk, dv = (new(k), new(v)) if want_k or want_v else (None, None)
+    if q.numel() == 0 or dims.sk == 0:  # every gradient is an empty sum
+        for t in (dq, dk, dv):
+            if t is not None:
+                t.zero_()
+        return dq, dk if want_k else None, dv if want_v else None
+    if do.dtype != q.dtype:
+        do = do.to(q.dtype)
+
+    c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
+    head = _head_meta(dims)
+    bh = dims.batch * dims.hq
+    sizes = (dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv)
+    common = (*q.stride(), *k.stride(), *v.stride(), *do.stride())
+    scales = (dims.scale * LOG2E, dims.scale)
+    with _on_device_of(q):
+        # delta, then the base-2 LSE, each contiguous (B, Hq, Sq).
+        stats = torch.empty((2, bh * dims.sq), dtype=torch.float32, device=q.device)
+        delta, lse2 = stats[0], stats[1]
+        _bwd_preprocess_kernel[(_cdiv(dims.sq, c.dq.block_m) * bh,)](
+            out, do, lse, delta, lse2, dims.sq, dims.hq, dims.dv, *out.stride(), *do.stride(),
+            BLOCK_M=c.dq.block_m, BLOCK_DV=head["BLOCK_DV"], PAD_DV=head["PAD_DV"],
+            num_warps=c.dq.num_warps,
+        )
+        meta = dict(**head, CAUSAL=causal, PRECISION=precision)
+        if dk is not None:
+            t = c.dkdv
+            _bwd_dkdv_kernel[(_cdiv(dims.sk, t.block_n) * dims.batch * dims.hkv,)](
+                q, k, v, do, dk, dv, delta, lse2, *sizes, *common, *dk.stride(), *dv.stride(),
+                *scales, **meta, BLOCK_M=t.block_m, BLOCK_N=t.block_n,
+                num_warps=t.num_warps, num_stages=t.num_stages,
+            )
+        if dq is not None:
+            t = c.dq
+            _bwd_dq_kernel[(_cdiv(dims.sq, t.block_m) * bh,)](
+                q, k, v, do, dq, delta, lse2, *sizes, *common, *dq.stride(), *scales,
+                **meta, BLOCK_M=t.block_m, BLOCK_N=t.block_n,
+                num_warps=t.num_warps, num_stages=t.num_stages,
+            )
+    return dq, dk if want_k else None, dv if want_v else None
