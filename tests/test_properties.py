@@ -15,7 +15,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from attnfuzz.properties import backend, implementations
+from attnfuzz.properties import backend, checks, implementations
 from attnfuzz.properties import strategies as S
 from attnfuzz.properties.run.harness import check
 from tests.support import DTYPES
@@ -130,3 +130,47 @@ def test_decode_metamorphic(dtype, case):
 @given(case=_attention())
 def test_naive_and_flash_agree(dtype, case):
     check("agree", "naive", _with_dtype(case, dtype), other="flash")
+
+
+# A backward case is a forward and a backward (four to eight launches).  On
+# the interpreter the three-kernel backward costs seconds a case once a
+# length passes one 64-row tile, the fused one under one: there the backward
+# tests draw a third of the examples (10 under the ci profile), which kill
+# every catalogued backward mutant in under ten (``attnfuzz mutants``), and
+# the three-kernel backward stays within one tile (its kernels' multi-tile
+# loops are the forward's, tested above at full length).
+BACKWARD_EXAMPLES = settings.default.max_examples
+NAIVE_BACKWARD_LEN = None
+if backend.interpreting():
+    BACKWARD_EXAMPLES = max(1, BACKWARD_EXAMPLES // 3)
+    NAIVE_BACKWARD_LEN = 48
+
+
+def _backward(prop: str, impl: str, dtype: str):
+    max_len = NAIVE_BACKWARD_LEN if impl == "naive" or prop == "gradients_agree" else None
+    return checks.get(prop).cases(implementations.get(impl), dtype, max_len=max_len)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("impl", ("naive", "flash", "decode"))
+@settings(max_examples=BACKWARD_EXAMPLES)
+@given(data=st.data())
+def test_gradients_match_oracle(impl, dtype, data, recorder):
+    case = data.draw(_backward("gradients", impl, dtype), label="case")
+    check("gradients", impl, case, recorder=recorder(f"{impl} backward", dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("impl", ("naive", "flash"))
+@settings(max_examples=BACKWARD_EXAMPLES)
+@given(data=st.data())
+def test_gradient_relations(impl, dtype, data):
+    check("gradient_relations", impl, data.draw(_backward("gradient_relations", impl, dtype)))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@settings(max_examples=BACKWARD_EXAMPLES)
+@given(data=st.data())
+def test_backwards_agree(dtype, data):
+    case = data.draw(_backward("gradients_agree", "flash", dtype), label="case")
+    check("gradients_agree", "flash", case, other="naive")

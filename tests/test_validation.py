@@ -252,12 +252,31 @@ def test_softmax_in_place_needs_the_strides_of_x(layout):
         kernels.softmax(x, out=x.t())
 
 
-@pytest.mark.parametrize(("name", "role"), [*ROLES, *((name, "out") for name in PUBLIC)])
+# The matmuls have no backward; the attention functions and softmax do.
+DIFFERENTIABLE = ("softmax", "naive_attention", "flash_attention", "flash_prefill", "flash_decode")
+
+
+@pytest.mark.parametrize(
+    ("name", "role"),
+    [*((n, r) for n, r in ROLES if n not in DIFFERENTIABLE), *((n, "out") for n in PUBLIC)],
+)
 def test_tensors_that_require_grad_are_rejected(name, role):
     inputs = inputs_of(name)
     out = torch.empty_like(next(iter(inputs.values())))
     (out if role == "out" else inputs[role]).requires_grad_()
     with pytest.raises(ValueError, match=rf"{role} requires grad.*no backward.*{role}\.detach"):
+        PUBLIC[name][0](*inputs.values(), out=out)
+
+
+@pytest.mark.parametrize(("name", "role"), [(n, r) for n, r in ROLES if n in DIFFERENTIABLE])
+def test_a_differentiable_call_refuses_out(name, role):
+    """Autograd cannot see a result written into out=: the call must return a new tensor."""
+    inputs = inputs_of(name)
+    inputs[role].requires_grad_()
+    out = torch.empty_like(next(iter(inputs.values())).detach())
+    with pytest.raises(ValueError, match=rf"out must be None when an input requires grad \({role}"):
+        PUBLIC[name][0](*inputs.values(), out=out)
+    with torch.no_grad():  # no graph is recorded: out= is fine
         PUBLIC[name][0](*inputs.values(), out=out)
 
 

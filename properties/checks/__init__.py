@@ -66,12 +66,15 @@ class Property:
     def cases(
         self, impl: Implementation, dtype: str, *,
         layout_names: tuple[str, ...] | None = None, families: tuple[str, ...] | None = None,
+        max_len: int | None = None,
     ) -> st.SearchStrategy[Case]:
-        """The case strategy for ``impl``, optionally drawing only some layouts and families."""
+        """The case strategy for ``impl``, optionally drawing only some layouts and
+        families, or shorter sequences than the property's ``max_len``."""
+        max_len = min(max_len or self.max_len, self.max_len)
         if self.draws is not None:
-            return self.draws(impl, dtype, self.max_len)
+            return self.draws(impl, dtype, max_len)
         cases = strategies.cases_for(
-            impl.op, dtype, decode=impl.decode, max_len=self.max_len,
+            impl.op, dtype, decode=impl.decode, max_len=max_len,
             layout_names=layout_names or strategies.NAMES,
             families=self.families or families or strategies.FAMILIES,
             alignments=impl.alignments, support=impl.support,
