@@ -685,7 +685,9 @@ def weight_shift(v_dtype: torch.dtype, terms: int) -> float:
 # launches with that key go straight to the kernel, without the tuner's
 # per-call argument dictionaries (host time that short launches are bound by).
 # Every config computes the same result, so a coarser key than the tuner's
-# could only cost speed, never correctness.
+# could only cost speed, never correctness.  The key leaves out whether the
+# LSE is stored: a call under autograd stores it, and must get the tiles, so
+# the bits, of the same call without autograd.
 _TUNED: dict[tuple, Config] = {}
 
 _PREFILL = LaunchCache(_flash_fwd_kernel)
@@ -719,8 +721,7 @@ def launch_prefill(
         bh = dims.batch * dims.hq
         c = config
         if c is None and _autotuning(dims.sq, dims.sk):
-            key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype,
-                   lse is not None)
+            key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype)
             c = _TUNED.get(key)
             if c is None:
                 grid = lambda m: (_cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
