@@ -330,7 +330,10 @@ def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
 # Sq and Sk more than a block apart, where a query block starts part-way into
 # the keys.  "queries_past_keys": Sq > Sk (early rows see no key at all);
 # "keys_past_queries": Sk > Sq (a chunk of queries over a longer KV cache).
-REGIMES = ("any", "queries_past_keys", "keys_past_queries")
+# "diagonal_at_edge": Sq and Sk at block edges +-1, so that the diagonal
+# through a query block's last row ends on, just before or just past a key
+# block's edge, where a loop bound or block skip off by one shows.
+REGIMES = ("any", "queries_past_keys", "keys_past_queries", "diagonal_at_edge")
 # Decode: one draw in four has more queries than keys, past one key block,
 # so a split merge meets rows that see no key at all.
 DECODE_REGIMES = ("any", "any", "any", "queries_past_keys")
@@ -341,6 +344,10 @@ DECODE_MAX_ROWS = 80
 
 @st.composite
 def _regime_lengths(draw: st.DrawFn, regime: str, max_seq: int) -> tuple[int, int]:
+    if regime == "diagonal_at_edge":
+        edges = st.sampled_from([e + d for e in BLOCK_EDGES for d in (-1, 0, 1)
+                                 if e + d <= max_seq])
+        return draw(edges), draw(edges)
     long, short = draw(st.integers(66, max_seq)), draw(st.integers(64, max_seq - 2))
     short = min(short, long - 2)
     return (long, short) if regime == "queries_past_keys" else (short, long)

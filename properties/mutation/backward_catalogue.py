@@ -10,7 +10,7 @@ NaN, tails of a block stored or summed unmasked.
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import NAIVE_BACKWARD, Mutant
+from attnfuzz.properties.mutation.mutant import FLASH_BACKWARD, NAIVE_BACKWARD, Mutant
 from attnfuzz.properties.mutation.mutant import mutant as _m
 
 NAIVE_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
@@ -40,4 +40,65 @@ NAIVE_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
        "dO read as if contiguous (strides assumed, not read)", NAIVE_BACKWARD),
 )
 
-BACKWARD_MUTANTS: tuple[Mutant, ...] = (*NAIVE_BACKWARD_MUTANTS,)
+_LSE2 = 'lse2 = tl.where(lse == float("-inf"), float("inf"), lse * _LOG2E)'
+
+FLASH_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
+    _m("flash_bwd.delta_missing", "flash_backward.py",
+       (("ds_t = p_t * (dp_t - delta[None, :])", "ds_t = p_t * dp_t"),
+        ("ds = p * (dp - delta[:, None])", "ds = p * dp")),
+       "dS = P dP: the delta (rowsum(dO * O)) term left out", FLASH_BACKWARD),
+    _m("flash_bwd.delta_of_do_squared", "flash_backward.py",
+       ("delta = tl.sum(o.to(tl.float32) * do.to(tl.float32), 1)",
+        "delta = tl.sum(do.to(tl.float32) * do.to(tl.float32), 1)"),
+       "delta from dO alone (O's pointer mixed up with dO's)", FLASH_BACKWARD),
+    _m("flash_bwd.lse_natural_base", "flash_backward.py",
+       (_LSE2, 'lse2 = tl.where(lse == float("-inf"), float("inf"), lse)'),
+       "P recomputed with the natural-log LSE in a base-2 exponent", FLASH_BACKWARD),
+    _m("flash_bwd.blind_rows_nan", "flash_backward.py", (_LSE2, "lse2 = lse * _LOG2E"),
+       "a row that sees no key (LSE -inf) recomputes p = exp2(+inf): NaN gradients",
+       FLASH_BACKWARD,
+       equivalent="a row that sees no key is causal with every key past its diagonal, so "
+       "each of its tiles is a masked one and p is set to 0 after the exponent; the +inf "
+       "shift only matters for rows past Sq, whose loads default to +inf on their own"),
+    _m("flash_bwd.dkdv_first_group_head", "flash_backward.py",
+       ("for g in tl.range(0, GROUP):", "for g in tl.range(0, 1):"),
+       "dK and dV of a KV head from the first query head of its group only", FLASH_BACKWARD),
+    _m("flash_bwd.group_heads_interleaved", "flash_backward.py",
+       ("head = (kv_head * GROUP + g).to(tl.int64)", "head = (kv_head + g * HKV).to(tl.int64)"),
+       "the query heads of a KV head taken as h % Hkv (the other GQA convention)",
+       FLASH_BACKWARD),
+    _m("flash_bwd.stats_row_without_group", "flash_backward.py",
+       ("stats_row = (batch * HKV * GROUP + head) * Sq", "stats_row = (batch * HKV + head) * Sq"),
+       "the LSE and delta of a batch element indexed by KV heads, not query heads",
+       FLASH_BACKWARD),
+    _m("flash_bwd.do_strides_from_out", "flash_backward.py",
+       ("common = (*q.stride(), *k.stride(), *v.stride(), *do.stride())",
+        "common = (*q.stride(), *k.stride(), *v.stride(), *out.stride())"),
+       "dO addressed through O's strides (right only when both are laid out alike)",
+       FLASH_BACKWARD),
+    _m("flash_bwd.dk_unscaled", "flash_backward.py",
+       ("(dk * scale).to(dk_ptr.dtype.element_ty)", "dk.to(dk_ptr.dtype.element_ty)"),
+       "dK = dS^T Q without the softmax scale", FLASH_BACKWARD),
+    _m("flash_bwd.dq_causal_lt", "flash_backward.py",
+       ("visible = visible & (kv_idx[None, :] <= rows[:, None] + diagonal)",
+        "visible = visible & (kv_idx[None, :] < rows[:, None] + diagonal)"),
+       "the causal mask off by one in dQ's pass only", FLASH_BACKWARD),
+    _m("flash_bwd.causal_skips_a_query_block", "flash_backward.py",
+       ("m_lo = tl.where(first < Sq, first // BLOCK_M * BLOCK_M, m_end)",
+        "m_lo = tl.where(first < Sq, (first // BLOCK_M + 1) * BLOCK_M, m_end)"),
+       "causal block skipping one query block too far: rows on the diagonal lost",
+       FLASH_BACKWARD),
+    _m("flash_bwd.dq_misses_diagonal_key", "flash_backward.py",
+       ("kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1, 0), Sk)",
+        "kv_hi = tl.minimum(tl.maximum(last + DIAGONAL, 0), Sk)"),
+       "dQ's key range ends one key short of the last row's diagonal", FLASH_BACKWARD),
+    _m("flash_bwd.dk_tail_unmasked", "flash_backward.py",
+       ("n_ok = kv_idx64[:, None] < Sk", "n_ok = kv_idx64[:, None] >= 0"),
+       "the last key block's dK/dV rows stored past Sk", FLASH_BACKWARD),
+    _m("flash_bwd.dq_pad_unmasked", "flash_backward.py",
+       ("dq_mask = row_ok[:, None] & (offs_d[None, :] < HEAD_D)", "dq_mask = row_ok[:, None]"),
+       "dQ's padded head-dim columns stored (a head dim that is no power of two)",
+       FLASH_BACKWARD),
+)
+
+BACKWARD_MUTANTS: tuple[Mutant, ...] = (*NAIVE_BACKWARD_MUTANTS, *FLASH_BACKWARD_MUTANTS)
