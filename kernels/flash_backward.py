@@ -35,6 +35,9 @@ Query rows past Sq get the same ``+inf`` shift, so they add nothing either.
 Precision.  P and dS are rounded to the inputs' dtype before their dots, as
 FlashAttention does, so 16-bit inputs run every product on tensor cores; all
 dots accumulate in fp32 and the scale is applied once, in fp32, at the end.
+A recomputed p is off by the LSE's absolute error, which grows with the
+logits: the forward's fp32 LSE is a few ulps of its size (about 5e-6 at
+|lse| ~ 35), and every p of the row, so dV, has that relative error.
 Strides, int64 offsets and padded head dims follow the forward
 (``flash.py``): every tensor is addressed through its four strides, dO
 included, which autograd often hands over expanded or transposed.
