@@ -2,9 +2,10 @@
 
 Module names differ from the functions they export, so no public name hides
 a module.  A helper used by one kernel file lives in that file; one used by
-several lives in ``_checks`` (input validation, shapes) or ``_launch``
-(launching).  Kernel files import only each other (relatively), so a copy of
-this package can be loaded under another name (mutation testing does).
+several lives in ``_checks`` (input validation, shapes), ``_launch``
+(launching) or ``_tiles`` (what the fused forward and backward share).
+Kernel files import only each other (relatively), so a copy of this package
+can be loaded under another name (mutation testing does).
 
 ``TRITON_INTERPRET=1`` must be set before this package is imported to run the
 kernels on the CPU; ``import attnfuzz`` chooses the backend first.

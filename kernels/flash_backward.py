@@ -52,7 +52,7 @@ import triton
 import triton.language as tl
 
 from ._checks import AttentionDims, interpreting
-from .flash import (
+from ._tiles import (
     _LOG2E,
     LOG2E,
     Config,

@@ -11,13 +11,15 @@ from __future__ import annotations
 import pytest
 import torch
 
+import attnfuzz.kernels._tiles as tiles
 import attnfuzz.kernels.flash as fa
 from attnfuzz.kernels._checks import AttentionDims
 
 
 @pytest.fixture
 def compiled(monkeypatch):
-    monkeypatch.setattr(fa, "interpreting", lambda: False)
+    for module in (fa, tiles):  # the launcher and the head-dim padding it asks
+        monkeypatch.setattr(module, "interpreting", lambda: False)
 
 
 def _dims(d: int, dv: int) -> AttentionDims:
@@ -31,7 +33,7 @@ def _dims(d: int, dv: int) -> AttentionDims:
      (40, 24, (64, 64)), (1, 32, (64, 64)), (96, 80, (128, 128))],  # padded: one width
 )
 def test_gpu_head_blocks(compiled, d, dv, blocks):
-    meta = fa._head_meta(_dims(d, dv))
+    meta = tiles._head_meta(_dims(d, dv))
     assert (meta["BLOCK_D"], meta["BLOCK_DV"]) == blocks
     assert (meta["PAD_D"], meta["PAD_DV"]) == (blocks[0] != d, blocks[1] != dv)
 
@@ -39,7 +41,7 @@ def test_gpu_head_blocks(compiled, d, dv, blocks):
 def test_interpreter_keeps_the_narrowest_head_blocks():
     if not fa.interpreting():
         pytest.skip("checks the interpreter's choice")
-    meta = fa._head_meta(_dims(32, 24))
+    meta = tiles._head_meta(_dims(32, 24))
     assert (meta["BLOCK_D"], meta["BLOCK_DV"]) == (32, 32)
 
 
