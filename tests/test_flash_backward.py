@@ -192,3 +192,20 @@ def test_double_backward_is_refused():
     (dq,) = torch.autograd.grad(flash_attention(q, k, v), q, do, create_graph=True)
     with pytest.raises(RuntimeError, match="differentiate twice"):
         dq.sum().backward()
+
+
+# Races exist only where programs run side by side: compiled, on a GPU.  A
+# large causal GQA backward repeated many times (flash-attention's own test
+# repeats one 250 times) must give the same bits every time.
+RACE_REPEATS = 100
+
+
+@pytest.mark.skipif(interpreting(), reason="the interpreter runs one program at a time: "
+                    "no races to find; this runs on a GPU")
+@pytest.mark.parametrize("causal", [False, True])
+def test_backward_reruns_are_bit_identical_on_the_gpu(causal):
+    q, k, v = qkv(b=2, hq=16, hkv=8, sq=1031, sk=1031, d=128, dv=128, dtype=torch.float16)
+    do = d_out(q, v)
+    first = grads(flash_attention, q, k, v, do, causal=causal)
+    for _ in range(RACE_REPEATS):
+        assert_bits_equal(grads(flash_attention, q, k, v, do, causal=causal), first)

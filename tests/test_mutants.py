@@ -1,6 +1,6 @@
 """The harness still catches bugs: a fast subset of the mutant catalogue.
 
-One mutant per kernel, each planted in a temporary copy of kernels/ and run
+One mutant per kernel (and per backward), each planted in a temporary copy of kernels/ and run
 against the property suite in a worker process (see properties/mutants.py).
 The full catalogue runs with ``attnfuzz mutants``.
 """
@@ -19,6 +19,8 @@ SUBSET = (
     "naive.pv_ignores_gqa",
     "flash.acc_not_rescaled",
     "decode.split_end_ignored",
+    "naive_bwd.dk_not_summed_over_group",
+    "flash_bwd.delta_missing",
 )
 
 

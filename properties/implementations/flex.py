@@ -138,6 +138,8 @@ IMPLEMENTATIONS = () if _flex is None else (
     Implementation(
         "flex", "attention", run, writes_out=False,
         description="torch FlexAttention, compiled on CUDA",
-        support=Support(head_dims=COMPILED_HEAD_DIMS),
+        # FlexAttention has a backward on CUDA only ("does not support
+        # backward on CPU").
+        support=Support(head_dims=COMPILED_HEAD_DIMS, backward=torch.cuda.is_available()),
     ),
 )
