@@ -162,7 +162,8 @@ PROPERTIES: dict[str, Property] = {
         ),
         Property(
             "gradient_relations", ("attention",), lambda i, c, b, o: gradient_relations(i, c, b),
-            "backward reruns bit for bit; layouts and GQA as repeated heads change nothing",
+            "backward reruns bit for bit; layouts, GQA as repeated heads, a batch element "
+            "alone and permuted keys change nothing",
             max_len=70, only=lambda impl: impl.support.backward, draws=_backward_cases,
         ),
         Property(

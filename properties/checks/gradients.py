@@ -143,10 +143,48 @@ def gqa_repeated(impl, case, built, base) -> list[Verdict]:
     return verdicts
 
 
+def batch_alone(impl, case, built, base) -> list[Verdict]:
+    """The last batch element differentiated alone: that slice of every gradient."""
+    if case.batch <= 1:
+        return []
+    alone = replace(case, batch=1)
+    if impl.support.admits(alone):
+        return []
+    got = execute_backward(impl, alone, _copied(built, lambda r, t: t[-1:]))
+    sliced = BackwardRun(base.results, {n: g[-1:] for n, g in base.grads.items()}, [])
+
+    def expected() -> GradExpected:
+        return {n: (w[-1:], b[-1:]) for n, (w, b) in gradient_oracle(case, built).items()}
+
+    return [*got.safety, *_same(impl, "last batch alone", got, sliced, expected,
+                                case.torch_dtype)]
+
+
+def key_permutation(impl, case, built, base) -> list[Verdict]:
+    """Keys and values permuted together (no mask): dQ unchanged, dK and dV
+    permuted alike, each within the bounds (the sums run in another order)."""
+    if case.causal or case.sk <= 1:
+        return []
+    gen = torch.Generator().manual_seed(case.values.seed)
+    perm = torch.randperm(case.sk, generator=gen)
+    got = execute_backward(impl, case, _copied(
+        built, lambda r, t: t[:, :, perm.to(t.device)] if r in ("k", "v") else t))
+    verdicts = list(got.safety)
+    for name, (_, bound) in gradient_oracle(case, built).items():
+        want, b = base.grads[name], bound
+        if name != "dq":
+            want, b = want[:, :, perm.to(want.device)], b[:, :, perm]
+        verdicts.append(compare(f"key permutation: {name}", got.grads[name],
+                                want.double().cpu(), 2 * b, dtype=case.torch_dtype))
+    return verdicts
+
+
 RELATIONS: dict[str, Relation] = {
     "rerun": rerun,
     "contiguous layouts": contiguous,
     "gqa as repeated heads": gqa_repeated,
+    "last batch alone": batch_alone,
+    "key permutation": key_permutation,
 }
 
 
