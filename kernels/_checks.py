@@ -79,6 +79,25 @@ def check_scale(scale: object, *, name: str = "scale") -> float:
     return float(scale)
 
 
+Window = tuple[int | None, int | None]
+
+
+def check_window(window: object) -> Window | None:
+    """A sliding window ``(left, right)``: key j is visible to query i iff
+    ``i + off - left <= j <= i + off + right`` (``off`` the alignment's
+    offset, as for causal masks); None on either side is unlimited, and
+    ``None`` or ``(None, None)`` is no window (returned as None)."""
+    if window is None:
+        return None
+    if not isinstance(window, tuple | list) or len(window) != 2:
+        raise TypeError(f"window must be None or a (left, right) pair, got {window!r}")
+    for side, n in zip(("left", "right"), window, strict=True):
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+            raise ValueError(f"window {side} must be an int >= 0 or None, got {n!r}")
+    left, right = window
+    return None if left is None and right is None else (left, right)
+
+
 def check_flag(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
