@@ -62,6 +62,17 @@ def seq_lens(max_len: int = 130) -> st.SearchStrategy[int]:
     return st.one_of(*options)
 
 
+def windows(sq: int, sk: int) -> st.SearchStrategy[tuple[int | None, int | None] | None]:
+    """Sliding windows (left, right) for Sq queries over Sk keys: sides of 0, 1,
+    block edges +-1, a few keys, and as wide as the sequence or wider, or
+    unlimited (None); never both unlimited (that is no window)."""
+    longest = max(sq, sk)
+    side = st.one_of(st.sampled_from([0, 1]), st.integers(0, max(2, longest // 4)),
+                     st.sampled_from([e + d for e in BLOCK_EDGES[:3] for d in (-1, 0, 1)]),
+                     st.sampled_from([max(0, longest - 1), longest, longest + 3]), st.none())
+    return st.tuples(side, side).filter(lambda w: w != (None, None))
+
+
 def head_dims(max_dim: int = 256) -> st.SearchStrategy[int]:
     """Head dims: powers of two and the odd ones real models use (24, 40, 72, ...)."""
     return st.sampled_from([d for d in HEAD_DIMS if d <= max_dim])
@@ -169,6 +180,7 @@ def attention_cases(
     decode: bool = False,
     support: Support | None = None,
     long: bool | None = None,
+    window: bool | None = None,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
     ways (Sk = 0 in one free draw in ten), Dv != D, causal with either
@@ -184,7 +196,9 @@ def attention_cases(
     all of these to the cases it admits.  With ``long`` (default: on a GPU)
     a few draws are far longer than ``max_seq``: ``LONG_LENGTHS`` for one head,
     or up to ``LONG_DECODE_KEYS`` keys with ``decode``, within the support's
-    ``max_seq``.  Bad arguments raise ``InvalidArgument``.
+    ``max_seq``.  With ``window`` (default: what the ``support`` declares),
+    one draw in four has a sliding window (``windows``).  Bad arguments raise
+    ``InvalidArgument``.
     """
     if isinstance(dtype, str):
         dtype = st.just(_known((dtype,), "dtype", tuple(DTYPES))[0])
@@ -227,6 +241,8 @@ def attention_cases(
     long_lengths = () if not long or fixed_lengths else tuple(
         n for n in LONG_LENGTHS if longest is None or n <= longest)
     same_dv = support is not None and not support.distinct_value_dim and value_dim is None
+    if window is None:
+        window = support is not None and support.windows
     return _attention_cases(
         dtype,
         batch=_drawn(batch, "batch", st.integers(1, max_batch)),
@@ -250,6 +266,7 @@ def attention_cases(
         decode=decode,
         support_dims=support is not None and support.head_dims is not None,
         long_lengths=long_lengths,
+        window=window,
     )
 
 
@@ -257,7 +274,7 @@ def attention_cases(
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
     layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode, support_dims,
-    long_lengths,
+    long_lengths, window,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime = draw(st.sampled_from(DECODE_REGIMES if decode else REGIMES)) if regimes else "any"
@@ -291,10 +308,11 @@ def _attention_cases(
         # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
         scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
     dt = draw(dtype)
+    drawn_window = draw(windows(sq_, sk_)) if window and draw(st.integers(0, 3)) == 3 else None
     return AttentionCase(
         batch=b, hq=hkv * g, hkv=hkv, sq=sq_, sk=sk_, d=d, dv=dv,
         dtype=dt, input_precision=draw(precisions(dt)),
-        causal=causal, alignment=alignment, scale=scale,
+        causal=causal, alignment=alignment, scale=scale, window=drawn_window,
         q_layout=draw(layouts), k_layout=draw(layouts), v_layout=draw(layouts),
         values=draw(values), out_layout=draw(out_layouts),
     )
@@ -409,8 +427,10 @@ def softmax_cases(
     max_len: int = 300,
     families: tuple[str, ...] = FAMILIES,
     layout_names: tuple[str, ...] = NAMES,
+    window: bool = False,
 ) -> SoftmaxCase:
-    """Softmax over (rows, N) or (B, H, rows, N), causal either way, layouts, values."""
+    """Softmax over (rows, N) or (B, H, rows, N), causal either way, layouts,
+    values; with ``window``, one draw in four has a sliding window."""
     lead = draw(st.sampled_from([(), (2,), (2, 3)]))
     mask = draw(masks())
     rows = draw(seq_lens(64))
@@ -423,6 +443,7 @@ def softmax_cases(
     return SoftmaxCase(
         shape=shape, dtype=dtype, scale=draw(st.sampled_from([1.0, 0.5, 4.0, -1.0])),
         causal=mask[0], alignment=mask[1],
+        window=draw(windows(rows, cols)) if window and draw(st.integers(0, 3)) == 3 else None,
         x_layout=draw(lay), values=draw(values(families)),
         out_layout=draw(layouts(nd, _out_names(names))),
     )
@@ -495,7 +516,8 @@ CASES_BY_OP = {
         dtype, transpose_b=True, layout_names=names, families=fams
     ),
     "softmax": lambda dtype, decode, max_len, names, fams, aligns, support: softmax_cases(
-        dtype, layout_names=names, families=fams
+        dtype, layout_names=names, families=fams,
+        window=support is not None and support.windows,
     ),
 }
 

@@ -35,9 +35,11 @@ def attention_grads(
     causal: bool = False,
     scale: float | None = None,
     alignment: str = "bottom_right",
+    window=None,
 ) -> dict[str, torch.Tensor]:
     """dq, dk, dv, and the intermediates dp, ds, delta (per query head), in float64."""
-    parts = attention_parts(q, k, v, causal=causal, scale=scale, alignment=alignment)
+    parts = attention_parts(q, k, v, causal=causal, scale=scale, alignment=alignment,
+                            window=window)
     if scale is None:
         scale = q.shape[-1] ** -0.5
     q, k, v, do = (t.double().cpu() for t in (q, k, v, do))

@@ -9,14 +9,22 @@ from __future__ import annotations
 import torch
 
 
-def causal_visible(m: int, n: int, alignment: str = "bottom_right") -> torch.Tensor:
-    """(m, n) bool: query i sees key j iff j <= i + (n - m) (bottom_right) or j <= i."""
+def visible(
+    m: int, n: int, alignment: str = "bottom_right", *, causal: bool = True, window=None
+) -> torch.Tensor:
+    """(m, n) bool: query i sees key j iff j <= i + o (causal) and, with a window
+    (left, right), i + o - left <= j <= i + o + right; o = n - m (bottom_right) or 0."""
     if alignment not in ("bottom_right", "top_left"):
         raise ValueError(f"alignment must be 'bottom_right' or 'top_left', got {alignment!r}")
-    i = torch.arange(m).unsqueeze(1)
-    j = torch.arange(n).unsqueeze(0)
     shift = n - m if alignment == "bottom_right" else 0
-    return j <= i + shift
+    ahead = torch.arange(n).unsqueeze(0) - torch.arange(m).unsqueeze(1) - shift  # j - (i + o)
+    left, right = window or (None, None)
+    seen = (ahead <= 0) if causal else torch.ones(m, n, dtype=torch.bool)
+    if left is not None:
+        seen &= ahead >= -left
+    if right is not None:
+        seen &= ahead <= right
+    return seen
 
 
 def matmul(a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0) -> torch.Tensor:
@@ -25,13 +33,14 @@ def matmul(a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0) -> torch.Ten
 
 
 def softmax(
-    x: torch.Tensor, *, scale: float = 1.0, causal: bool = False, alignment: str = "bottom_right"
+    x: torch.Tensor, *, scale: float = 1.0, causal: bool = False, alignment: str = "bottom_right",
+    window=None,
 ) -> torch.Tensor:
     """Softmax of scale * x over the last dim in float64; rows seeing nothing are zeros."""
     logits = scale * x.double().cpu()
-    if causal:
-        visible = causal_visible(x.shape[-2], x.shape[-1], alignment)
-        logits = logits.masked_fill(~visible, float("-inf"))
+    if causal or window:
+        seen = visible(x.shape[-2], x.shape[-1], alignment, causal=causal, window=window)
+        logits = logits.masked_fill(~seen, float("-inf"))
     row_max = logits.amax(dim=-1, keepdim=True) if logits.shape[-1] else logits.sum(-1, True)
     row_max = torch.where(torch.isinf(row_max), torch.zeros_like(row_max), row_max)
     e = torch.exp(logits - row_max)
@@ -47,9 +56,11 @@ def attention(
     causal: bool = False,
     scale: float | None = None,
     alignment: str = "bottom_right",
+    window=None,
 ) -> torch.Tensor:
     """softmax(scale * q k^T) v with GQA by repeating KV heads; float64."""
-    return attention_parts(q, k, v, causal=causal, scale=scale, alignment=alignment)["out"]
+    return attention_parts(q, k, v, causal=causal, scale=scale, alignment=alignment,
+                           window=window)["out"]
 
 
 def attention_parts(
@@ -60,6 +71,7 @@ def attention_parts(
     causal: bool = False,
     scale: float | None = None,
     alignment: str = "bottom_right",
+    window=None,
 ) -> dict[str, torch.Tensor]:
     """The oracle's intermediates: logits, probs, out and lse (all float64)."""
     q, k, v = (t.double().cpu() for t in (q, k, v))
@@ -69,10 +81,9 @@ def attention_parts(
     if scale is None:
         scale = q.shape[-1] ** -0.5
     logits = scale * (q @ k.transpose(-1, -2))
-    probs = softmax(logits, causal=causal, alignment=alignment)
-    masked = logits
-    if causal:
-        masked = logits.masked_fill(~causal_visible(q.shape[2], k.shape[2], alignment), -torch.inf)
+    probs = softmax(logits, causal=causal, alignment=alignment, window=window)
+    seen = visible(q.shape[2], k.shape[2], alignment, causal=causal, window=window)
+    masked = logits.masked_fill(~seen, -torch.inf)
     return {
         "logits": logits,
         "probs": probs,

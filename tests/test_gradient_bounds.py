@@ -15,7 +15,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnfuzz.reference import attention, attention_bounds, attention_parts, causal_visible, compare
+from attnfuzz.reference import attention, attention_bounds, attention_parts, compare, visible
 from attnfuzz.reference.bounds import gamma
 from attnfuzz.reference.gradient_bounds import attention_grad_bounds
 from attnfuzz.reference.gradients import attention_grads
@@ -49,7 +49,7 @@ def emulate(q, k, v, do, *, causal, scale, alignment, fused=True, bug=None):
     kr, vr = (t.repeat_interleave(group, 1).float() for t in (k, v))
     s = scale * (q.float() @ kr.transpose(-1, -2))
     if causal:
-        s = s.masked_fill(~causal_visible(q.shape[2], k.shape[2], alignment), -math.inf)
+        s = s.masked_fill(~visible(q.shape[2], k.shape[2], alignment), -math.inf)
     m = s.amax(-1, keepdim=True).nan_to_num(neginf=0.0)
     e = torch.exp(s - m)
     total = e.sum(-1, keepdim=True)
@@ -94,7 +94,7 @@ def _keys_seen(q, k, kw) -> int:
     """The most keys any query row sees."""
     if not kw["causal"]:
         return k.shape[2]
-    return int(causal_visible(q.shape[2], k.shape[2], kw["alignment"]).sum(-1).max())
+    return int(visible(q.shape[2], k.shape[2], kw["alignment"]).sum(-1).max())
 
 
 @given(backward_inputs(), st.sampled_from(["no delta", "dk unscaled", "lse base"]))

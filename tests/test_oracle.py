@@ -93,7 +93,23 @@ def test_fully_masked_row_is_zero():
     ],
 )
 def test_causal_visibility_by_hand(alignment, expected):
-    assert reference.causal_visible(3, 4, alignment).int().tolist() == expected
+    assert reference.visible(3, 4, alignment).int().tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("alignment", "causal", "window", "expected"),
+    [
+        # 3 queries over 4 keys; bottom_right puts query i's diagonal at key i + 1.
+        ("bottom_right", True, (1, 0), [[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1]]),
+        ("bottom_right", False, (0, 1), [[0, 1, 1, 0], [0, 0, 1, 1], [0, 0, 0, 1]]),
+        ("top_left", False, (None, 0), [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0]]),
+        ("top_left", True, (0, None), [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]]),
+        ("top_left", False, (2, 2), [[1, 1, 1, 0], [1, 1, 1, 1], [1, 1, 1, 1]]),
+    ],
+)
+def test_window_visibility_by_hand(alignment, causal, window, expected):
+    got = reference.visible(3, 4, alignment, causal=causal, window=window)
+    assert got.int().tolist() == expected
 
 
 def test_softmax_is_shift_free_and_sums_to_one():

@@ -35,7 +35,7 @@ def gradient_oracle(case: AttentionCase, built: Built) -> GradExpected:
     q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
     scale = case.effective_scale
     grads = attention_grads(q, k, v, do, causal=case.causal, scale=scale,
-                            alignment=case.alignment)
+                            alignment=case.alignment, window=case.window)
     _, forward = attention_oracle(case, built)
     inputs = built.inputs
     bounds = attention_grad_bounds(
@@ -163,7 +163,7 @@ def batch_alone(impl, case, built, base) -> list[Verdict]:
 def key_permutation(impl, case, built, base) -> list[Verdict]:
     """Keys and values permuted together (no mask): dQ unchanged, dK and dV
     permuted alike, each within the bounds (the sums run in another order)."""
-    if case.causal or case.sk <= 1:
+    if case.causal or case.window is not None or case.sk <= 1:
         return []
     gen = torch.Generator().manual_seed(case.values.seed)
     perm = torch.randperm(case.sk, generator=gen)

@@ -132,8 +132,8 @@ def convex_hull(b: Base) -> Verdict | None:
 
 
 def key_permutation(b: Base) -> Verdict | None:
-    """Permuting keys and values together leaves a non-causal output unchanged."""
-    if b.case.causal or b.case.sk <= 1:
+    """Permuting keys and values together leaves an unmasked output unchanged."""
+    if b.case.causal or b.case.window is not None or b.case.sk <= 1:
         return None
     gen = torch.Generator().manual_seed(b.case.values.seed)
     perm = torch.randperm(b.case.sk, generator=gen).to(b.q.device)
@@ -145,7 +145,8 @@ def invisible_keys(b: Base) -> Verdict | None:
     """Altering the keys the first query cannot see leaves every row that sees
     none of them bitwise unchanged."""
     row_vis = b.parts["visible"][0, 0]  # (Sq, Sk): the same for every batch and head
-    if not b.case.causal or not b.case.sq or not bool((~row_vis[0]).any()):
+    masked = b.case.causal or b.case.window is not None
+    if not masked or not b.case.sq or not bool((~row_vis[0]).any()):
         return None
     dev = b.q.device
     blind = torch.nonzero(~row_vis[0]).flatten().to(dev)
@@ -197,6 +198,15 @@ def decode_as_last_row(b: Base) -> Verdict | None:
     return compare("decode == last prefill row", dec, b.exact_out[:, :, -1:], b.twice[:, :, -1:])
 
 
+def wide_window(b: Base) -> Verdict | None:
+    """A window at least as wide as the sequence hides nothing: no window's output."""
+    if b.case.window is not None:
+        return None
+    wide = max(b.case.sq, b.case.sk)
+    windowed = b.run(b.q, b.k, b.v, replace(b.case, window=(wide, wide)))
+    return compare("a window as wide as the sequence", windowed, b.exact_out, b.twice)
+
+
 RELATIONS: dict[str, Callable[[Base], Verdict | None]] = {
     f.__name__: f
     for f in (
@@ -211,6 +221,7 @@ RELATIONS: dict[str, Callable[[Base], Verdict | None]] = {
         head_alone,
         gqa_as_mha,
         decode_as_last_row,
+        wide_window,
     )
 }
 

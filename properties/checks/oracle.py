@@ -27,12 +27,12 @@ from attnfuzz.reference import (
     Verdict,
     attention_bounds,
     attention_parts,
-    causal_visible,
     compare,
     matmul,
     matmul_bound,
     softmax,
     softmax_bound,
+    visible,
 )
 
 # name -> (exact value, bound, dtype the result is rounded to)
@@ -43,7 +43,8 @@ def attention_oracle(case: AttentionCase, built: Built) -> tuple[dict, dict]:
     """The oracle's parts (out, probs, lse, visible, ...) and their bounds."""
     q, k, v = (built.exact[r] for r in ("q", "k", "v"))
     scale = case.effective_scale
-    parts = attention_parts(q, k, v, causal=case.causal, scale=scale, alignment=case.alignment)
+    parts = attention_parts(q, k, v, causal=case.causal, scale=scale, alignment=case.alignment,
+                            window=case.window)
     bounds = attention_bounds(
         built.inputs["q"], built.inputs["k"], built.inputs["v"], parts,
         scale=scale, input_precision=case.input_precision,
@@ -53,14 +54,14 @@ def attention_oracle(case: AttentionCase, built: Built) -> tuple[dict, dict]:
 
 def softmax_visible(case: SoftmaxCase) -> torch.Tensor:
     m, n = case.shape[-2:]
-    if case.causal:
-        return causal_visible(m, n, case.alignment).expand(case.shape)
-    return torch.ones(case.shape, dtype=torch.bool)
+    seen = visible(m, n, case.alignment, causal=case.causal, window=case.window)
+    return seen.expand(case.shape)
 
 
 def softmax_expected(case: SoftmaxCase, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """softmax(x) for the case's scale and mask, and its bound."""
-    want = softmax(x, scale=case.scale, causal=case.causal, alignment=case.alignment)
+    want = softmax(x, scale=case.scale, causal=case.causal, alignment=case.alignment,
+                   window=case.window)
     bound = softmax_bound(x, want, softmax_visible(case), scale=case.scale,
                           out_dtype=case.torch_dtype)
     return want, bound

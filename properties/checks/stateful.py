@@ -11,7 +11,7 @@ sequence itself and shrinks it to the shortest one that fails:
   runs it on freshly built inputs and judges it exactly as the oracle
   property does (``oracle.against_oracle``);
 - ``neighbour`` calls an earlier call's case with one argument changed
-  (causal, alignment, scale, an optional argument, the values, an input's
+  (causal, alignment, window, scale, an optional argument, the values, an input's
   address; ``NEIGHBOURS``)
   and its shapes kept, which a cache keyed on too little answers wrongly;
 - ``repeat`` reruns an earlier call on the same inputs (``build`` is
@@ -279,6 +279,14 @@ def _alignment(c: Case, impl: Implementation, pick: int) -> Case | None:
     return replace(c, causal=True, alignment=_other(list(impl.alignments), c.alignment, pick))
 
 
+def _window(c: Case, impl: Implementation, pick: int) -> Case | None:
+    # A launch keyed without the window would answer from another window's plan.
+    if not hasattr(c, "window") or not impl.support.windows:
+        return None
+    choices = [None, (0, 0), (1, None), (3, 0), (None, 2), (16, 16)]
+    return replace(c, window=_other(choices, c.window, pick))
+
+
 def _scale(c: Case, impl: Implementation, pick: int) -> Case:
     values = [None, 0.5, -2.0] if c.kind == "attention" else [1.0, 0.5, -2.0]
     return replace(c, scale=_other(values, c.scale, pick))
@@ -311,6 +319,7 @@ def _address(c: Case, impl: Implementation, pick: int) -> Case:
 NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
     "causal": _causal,
     "alignment": _alignment,
+    "window": _window,
     "scale": _scale,
     "option": _option,
     "values": _values,

@@ -7,12 +7,14 @@ reads ``out`` (and the LSE, where the function returns one) back.  A mask the
 signature cannot express is not drawn (``alignments``).
 
 - ``attnfuzz``: ``fn(q, k, v, *, causal, scale, alignment)`` on (B, H, S, D)
-  tensors, returning ``out`` or ``(out, lse)``.
+  tensors, returning ``out`` or ``(out, lse)``; ``window=(left, right)`` too
+  where the support declares windows.
 - ``sdpa``: ``torch.nn.functional.scaled_dot_product_attention``'s signature
   on (B, H, S, D): ``is_causal`` is top-left aligned; GQA by ``enable_gqa``.
 - ``flash_attn``: ``flash_attn_func``'s, on (B, S, H, D) tensors:
   ``softmax_scale``, ``causal`` bottom-right aligned, GQA by head count;
-  returns ``out`` or a tuple whose first items are ``out`` and the LSE (B, H, S).
+  returns ``out`` or a tuple whose first items are ``out`` and the LSE (B, H, S);
+  a declared window is passed as ``window_size`` (-1 for an unlimited side).
 """
 
 from __future__ import annotations
@@ -40,14 +42,18 @@ def _results(got: object, what: str) -> dict[str, torch.Tensor]:
 
 
 def _attnfuzz(fn: Callable, what: str) -> Adapter:
-    def run(q, k, v, out, *, causal, scale, alignment, input_precision):
-        return _results(fn(q, k, v, causal=causal, scale=scale, alignment=alignment), what)
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
+        extra = {} if window is None else {"window": window}  # only a declared window
+        return _results(fn(q, k, v, causal=causal, scale=scale, alignment=alignment, **extra),
+                        what)
 
     return run
 
 
 def _sdpa(fn: Callable, what: str) -> Adapter:
-    def run(q, k, v, out, *, causal, scale, alignment, input_precision):
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
+        if window is not None:
+            raise ValueError("the sdpa convention has no sliding window: declare windows=no")
         gqa = q.shape[1] != k.shape[1]
         return _results(fn(q, k, v, is_causal=causal, scale=scale, enable_gqa=gqa), what)
 
@@ -55,10 +61,13 @@ def _sdpa(fn: Callable, what: str) -> Adapter:
 
 
 def _flash_attn(fn: Callable, what: str) -> Adapter:
-    def run(q, k, v, out, *, causal, scale, alignment, input_precision):
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         # (B, H, S, D) views as (B, S, H, D): the same memory, no copy.
         qs, ks, vs = (t.transpose(1, 2) for t in (q, k, v))
-        results = _results(fn(qs, ks, vs, softmax_scale=scale, causal=causal), what)
+        extra = {}
+        if window is not None:  # flash_attn_func's window_size: -1 is unlimited
+            extra["window_size"] = tuple(-1 if n is None else n for n in window)
+        results = _results(fn(qs, ks, vs, softmax_scale=scale, causal=causal, **extra), what)
         results["out"] = results["out"].transpose(1, 2)
         return results
 

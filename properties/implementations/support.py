@@ -46,6 +46,7 @@ class Support:
     max_seq: int | None = None  # longest Sq and Sk
     max_magnitude: float | None = None  # largest |input| it is meant for
     backward: bool = False  # differentiable: autograd gives dq, dk, dv
+    windows: bool = False  # sliding windows: takes window=(left, right)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "dtypes", _names(self.dtypes, "dtypes", DTYPES))
@@ -62,7 +63,7 @@ class Support:
                                for d in dims):
                 raise ValueError(f"head_dims must be positive ints or None, got {dims!r}")
             object.__setattr__(self, "head_dims", tuple(sorted(set(dims))))
-        for name in ("distinct_value_dim", "gqa", "cross", "lse", "backward"):
+        for name in ("distinct_value_dim", "gqa", "cross", "lse", "backward", "windows"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
         if self.max_seq is not None and (
@@ -111,6 +112,7 @@ _LIMITS = {
     "sq != sk": lambda s, c: not s.cross and c.sq != c.sk,
     "layout": lambda s, c: any(lay.name not in s.layouts for lay in c.layouts().values()),
     "max_seq": lambda s, c: s.max_seq is not None and max(c.sq, c.sk) > s.max_seq,
+    "window": lambda s, c: not s.windows and c.window is not None,
     "max_magnitude": lambda s, c: (s.max_magnitude is not None
                                    and (c.values.limit is None
                                         or c.values.limit > s.max_magnitude)),
@@ -166,6 +168,7 @@ _PARSE = {
     "max_seq": lambda t, k: _number(t, k, int),
     "max_magnitude": lambda t, k: _number(t, k, float),
     "backward": _flag,
+    "windows": _flag,
 }
 
 

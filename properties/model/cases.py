@@ -28,6 +28,10 @@ ALIGNMENTS = ("bottom_right", "top_left")
 # Optional arguments of the call, as (name, value) pairs, where they differ from
 # the implementation's default: ``Implementation.options`` lists the choices.
 Options = tuple[tuple[str, object], ...]
+# A sliding window (left, right): key j is visible to query i iff
+# i + off - left <= j <= i + off + right (off: the causal alignment's offset);
+# None on a side is unlimited.
+Window = tuple[int | None, int | None]
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,7 @@ class AttentionCase:
     causal: bool = False
     alignment: str = "bottom_right"
     scale: float | None = None
+    window: Window | None = None  # (left, right) keys around the diagonal; None: all
     q_layout: Layout = field(default_factory=Layout)
     k_layout: Layout = field(default_factory=Layout)
     v_layout: Layout = field(default_factory=Layout)
@@ -88,6 +93,7 @@ class AttentionCase:
             "scale": self.scale,
             "alignment": self.alignment,
             "input_precision": self.input_precision,
+            **_window_kwarg(self.window),
         }
 
     def out_shape(self) -> tuple[int, ...]:
@@ -108,16 +114,19 @@ class AttentionCase:
         ]
 
     def mask_kind(self) -> str:
+        shape = "sq<sk" if self.sq < self.sk else "sq>sk" if self.sq > self.sk else "square"
+        if self.window is not None:
+            kind = "causal-window" if self.causal else "window"
+            return f"{kind}-{self.alignment}-{shape}"
         if not self.causal:
             return "none"
-        shape = "sq<sk" if self.sq < self.sk else "sq>sk" if self.sq > self.sk else "square"
         return f"causal-{self.alignment}-{shape}"
 
     def describe(self) -> str:
         return (
             f"B={self.batch} Hq={self.hq} Hkv={self.hkv} Sq={self.sq} Sk={self.sk} D={self.d} "
-            f"Dv={self.dv} {self.dtype}/{self.input_precision} {self.mask_kind()} "
-            f"scale={self.scale} values={self.values.describe()} "
+            f"Dv={self.dv} {self.dtype}/{self.input_precision} {self.mask_kind()}"
+            f"{window_text(self.window)} scale={self.scale} values={self.values.describe()} "
             f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name} "
             f"out={self.out_layout.name}{options_text(self.options)}"
             + (f"; backward with dO {self.do_layout.name}" if self.backward else "")
@@ -186,6 +195,7 @@ class SoftmaxCase:
     scale: float = 1.0
     causal: bool = False
     alignment: str = "bottom_right"
+    window: Window | None = None
     x_layout: Layout = field(default_factory=Layout)
     values: Values = field(default_factory=Values)
     out_layout: Layout = field(default_factory=Layout)
@@ -207,7 +217,8 @@ class SoftmaxCase:
         return {}
 
     def kwargs(self) -> dict[str, object]:
-        return {"scale": self.scale, "causal": self.causal, "alignment": self.alignment}
+        return {"scale": self.scale, "causal": self.causal, "alignment": self.alignment,
+                **_window_kwarg(self.window)}
 
     def out_shape(self) -> tuple[int, ...]:
         return self.shape
@@ -219,17 +230,30 @@ class SoftmaxCase:
         return [*_common_labels(self), f"mask: {self.mask_kind()}"]
 
     def mask_kind(self) -> str:
-        return f"causal-{self.alignment}" if self.causal else "none"
+        kind = "causal-window" if self.causal and self.window else "window" if self.window else (
+            "causal" if self.causal else "")
+        return f"{kind}-{self.alignment}" if kind else "none"
 
     def describe(self) -> str:
         return (
-            f"softmax shape={self.shape} {self.dtype} scale={self.scale} {self.mask_kind()} "
+            f"softmax shape={self.shape} {self.dtype} scale={self.scale} {self.mask_kind()}"
+            f"{window_text(self.window)} "
             f"values={self.values.describe()} layout={self.x_layout.name} "
             f"out={self.out_layout.name}{options_text(self.options)}"
         )
 
 
 Case = AttentionCase | MatmulCase | SoftmaxCase
+
+
+def _window_kwarg(window: Window | None) -> dict[str, Window]:
+    """A window is passed only when there is one: implementations without
+    windows never see the argument."""
+    return {} if window is None else {"window": window}
+
+
+def window_text(window: Window | None) -> str:
+    return "" if window is None else f" window={window}"
 
 
 def options_text(options: Options) -> str:

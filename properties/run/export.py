@@ -98,6 +98,9 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
             f"{where}: {impl} is not exported (use attnfuzz replay); --export writes scripts "
             "for sdpa_* backends and MODULE:FUNCTION functions"
         )
+    if case.window is not None:
+        raise ExportError(f"{where}: a sliding-window case: --export writes scripts for "
+                          "causal masks and none (use attnfuzz replay)")
     size = sum(t.untyped_storage().nbytes() for t in saved.values())
     if size > MAX_BYTES:
         raise ExportError(f"{where}: its inputs are {size >> 20} MiB, too large to embed in a "
