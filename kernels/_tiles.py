@@ -14,7 +14,7 @@ import torch
 import triton
 import triton.language as tl
 
-from ._checks import AttentionDims, interpreting
+from ._checks import AttentionDims, Window, interpreting
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
@@ -35,6 +35,65 @@ def _load_2d(ptrs, rows, n_rows, cols, n_cols, CHECK_ROWS: tl.constexpr, CHECK_C
     else:
         x = tl.load(ptrs)
     return x
+
+
+@triton.jit
+def _band(visible, kv, q, up_diag, lo_diag, UPPER: tl.constexpr, HAS_LEFT: tl.constexpr):
+    """``visible`` where key ``kv`` lies in row ``q``'s band (``kv`` and ``q``
+    broadcast against each other): ``kv <= q + up_diag`` with UPPER (causal or
+    a right window), ``kv >= q + lo_diag`` with HAS_LEFT (a left window)."""
+    if UPPER:
+        visible = visible & (kv <= q + up_diag)
+    if HAS_LEFT:
+        visible = visible & (kv >= q + lo_diag)
+    return visible
+
+
+@triton.jit
+def _band_diagonals(diagonal, win_left, win_right, HAS_LEFT: tl.constexpr,
+                    HAS_RIGHT: tl.constexpr):
+    """(up_diag, lo_diag) of ``_band``: row i sees keys up to ``i + diagonal``
+    (plus the right window) and from ``i + diagonal - win_left``.  Causal
+    launches carry no right window (it cannot widen the causal prefix)."""
+    up_diag = diagonal
+    if HAS_RIGHT:
+        up_diag = diagonal + win_right
+    lo_diag = diagonal
+    if HAS_LEFT:
+        lo_diag = diagonal - win_left
+    return up_diag, lo_diag
+
+
+@triton.jit
+def _key_ranges(first, last, Sk, up_diag, lo_diag, BLOCK_N: tl.constexpr,
+                UPPER: tl.constexpr, HAS_LEFT: tl.constexpr):
+    """The key ranges of query rows [first, last], as (lo, full_lo, full_end, hi).
+
+    Keys [lo, full_lo) and [full_end, hi) need a mask, [full_lo, full_end)
+    are visible to every row (whole blocks), keys outside [lo, hi) to none.
+    Row i sees key j iff ``j < Sk``, ``j <= i + up_diag`` (UPPER) and
+    ``j >= i + lo_diag`` (HAS_LEFT).  ``lo``, ``full_lo`` and ``full_end``
+    are whole blocks wherever a loop starts at them; without HAS_LEFT,
+    ``lo = full_lo = 0``.  The ranges are in order and cover [lo, hi) (empty
+    when no row sees a key).
+    """
+    if UPPER:
+        full_end = tl.minimum(tl.maximum(first + up_diag + 1, 0), Sk)
+        full_end = (full_end // BLOCK_N) * BLOCK_N
+        hi = tl.minimum(tl.maximum(last + up_diag + 1, 0), Sk)
+    else:
+        full_end = (Sk // BLOCK_N) * BLOCK_N
+        hi = Sk
+    if HAS_LEFT:
+        # The first row sees the leftmost key, the last row's left edge
+        # starts the keys every row sees.
+        lo = tl.maximum(first + lo_diag, 0) // BLOCK_N * BLOCK_N
+        full_lo = tl.minimum(tl.cdiv(tl.maximum(last + lo_diag, 0), BLOCK_N) * BLOCK_N, hi)
+        full_end = tl.maximum(full_end, full_lo)
+    else:
+        lo = 0
+        full_lo = 0
+    return lo, full_lo, full_end, hi
 
 
 class Config(NamedTuple):
@@ -81,6 +140,34 @@ def _head_meta(dims: AttentionDims) -> dict[str, int | bool]:
         block_d = block_dv = max(64, block_d, block_dv)
     return dict(BLOCK_D=block_d, BLOCK_DV=block_dv,
                 PAD_D=block_d != dims.d, PAD_DV=block_dv != dims.dv)
+
+
+def launch_window(window: Window | None, causal: bool, dims: AttentionDims) -> Window | None:
+    """The window (``check_window``'s) a launch runs, None for none.
+
+    Causal launches drop the right side: ``j <= i + diagonal`` already
+    implies ``j <= i + diagonal + right``.  Sides wider than Sq + Sk, which
+    exclude no key, are clipped to it, so that the kernels' int32 sums stay
+    in range.  Idempotent.
+    """
+    if window is None:
+        return None
+    left, right = window
+    if causal:
+        right = None
+    span = dims.sq + dims.sk
+    if left is not None:
+        left = min(left, span)
+    if right is not None:
+        right = min(right, span)
+    return None if left is None and right is None else (left, right)
+
+
+def window_args(window: Window | None) -> tuple[tuple[int, int], dict[str, bool]]:
+    """A launch window's runtime sizes (WIN_LEFT, WIN_RIGHT; 0 for a missing
+    side) and compile-time flags (HAS_LEFT, HAS_RIGHT)."""
+    left, right = window or (None, None)
+    return (left or 0, right or 0), dict(HAS_LEFT=left is not None, HAS_RIGHT=right is not None)
 
 
 def _tile_kind(dtype: torch.dtype, precision: str, d: int, dv: int) -> tuple[str, int]:

@@ -26,7 +26,10 @@ price is recomputing every P and dS tile twice, once per kernel.
 Masks.  Causal visibility (key j visible to row i iff ``j <= i + diagonal``)
 is a prefix, so as in the forward each program splits its loop into blocks
 needing a mask (the diagonal band, the ragged key tail) and blocks that need
-none; blocks no row of the program can see are never visited.  A row that
+none; blocks no row of the program can see are never visited.  A sliding
+window's band is bounded on both sides: the dQ kernel takes the forward's
+key ranges, and a dK/dV program's query rows end where its last key leaves
+their window, with a masked range after the unmasked one.  A row that
 sees no key has LSE ``-inf``; the preprocessing kernel turns that into a
 base-2 shift of ``+inf``, so its p is ``exp2(s - inf) = 0`` (not
 ``exp2(+inf)``), its dQ row is exactly 0 and it adds nothing to dK and dV.
@@ -51,16 +54,21 @@ import torch
 import triton
 import triton.language as tl
 
-from ._checks import AttentionDims, interpreting
+from ._checks import AttentionDims, Window, interpreting
 from ._tiles import (
     _LOG2E,
     LOG2E,
     Config,
+    _band,
+    _band_diagonals,
     _cdiv,
     _head_meta,
+    _key_ranges,
     _load_2d,
     _on_device_of,
     _tile_kind,
+    launch_window,
+    window_args,
 )
 
 
@@ -106,10 +114,10 @@ def _bwd_preprocess_kernel(
 @triton.jit
 def _dkdv_block(
     dk, dv, k, v,
-    q_ptrs, do_ptrs, stats, delta_ptr, lse2_ptr, rows, kv_idx, Sq, Sk, diagonal, qk_scale,
-    head_d, head_dv,
+    q_ptrs, do_ptrs, stats, delta_ptr, lse2_ptr, rows, kv_idx, Sq, Sk, diagonal, lo_diag,
+    qk_scale, head_d, head_dv,
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
-    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
 ):
     """Add one query block's terms to the (BLOCK_N, ...) dK and dV accumulators.
 
@@ -131,9 +139,8 @@ def _dkdv_block(
     # matters, while the logit and the LSE can be large.
     shifted_t = tl.fma(qk_t, qk_scale, -lse2[None, :])
     if MASKED:
-        visible = kv_idx[:, None] < Sk
-        if CAUSAL:
-            visible = visible & (kv_idx[:, None] <= rows[None, :] + diagonal)
+        visible = _band(kv_idx[:, None] < Sk, kv_idx[:, None], rows[None, :], diagonal, lo_diag,
+                        CAUSAL, HAS_LEFT)
         shifted_t = tl.where(visible, shifted_t, float("-inf"))
     p_t = tl.math.exp2(shifted_t)
     dv = tl.dot(p_t.to(do.dtype), do, dv, input_precision=PRECISION)
@@ -147,10 +154,10 @@ def _dkdv_block(
 def _dkdv_range(
     dk, dv, k, v,
     q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm, lo, hi, kv_idx, Sq, Sk,
-    diagonal, qk_scale, head_d, head_dv,
+    diagonal, lo_diag, qk_scale, head_d, head_dv,
     BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
     PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
-    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
 ):
     """Query rows [lo, hi) of one head, BLOCK_M at a time; ``lo`` a whole number of blocks."""
     offs_m = tl.arange(0, BLOCK_M)
@@ -159,19 +166,19 @@ def _dkdv_range(
         dk, dv = _dkdv_block(
             dk, dv, k, v, q_tile + start * s_qm, do_tile + start * s_gm,
             stats_row + start + offs_m, delta_ptr, lse2_ptr, start_m + offs_m, kv_idx, Sq, Sk,
-            diagonal, qk_scale, head_d, head_dv,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, PRECISION,
+            diagonal, lo_diag, qk_scale, head_d, head_dv,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, PRECISION,
         )
     return dk, dv
 
 
-_SIZES = ["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV"]
+_SIZES = ["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV", "WIN_LEFT", "WIN_RIGHT"]
 
 
 @triton.jit(do_not_specialize=_SIZES)
 def _bwd_dkdv_kernel(
     q_ptr, k_ptr, v_ptr, do_ptr, dk_ptr, dv_ptr, delta_ptr, lse2_ptr,
-    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV,
+    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
@@ -182,6 +189,7 @@ def _bwd_dkdv_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
 ):
     # Key blocks of one KV head are adjacent so they share Q and dO in L2;
     # under causal masking the first key block sees the most rows, so the
@@ -213,17 +221,32 @@ def _bwd_dkdv_kernel(
 
     # Rows [0, m_lo) see none of these keys and are skipped; rows from
     # full_lo on see all of them and need no mask, unless the block runs past
-    # Sk.  Both are whole blocks.
+    # Sk.  Both are whole blocks.  A left window also ends the rows: rows
+    # from m_hi on see none of the keys, rows from full_hi on miss the
+    # block's first key (row i sees key j iff j >= i + lo_diag), so
+    # [full_lo, full_hi) run unmasked and [full_hi, m_hi) masked.
+    up_diag, lo_diag = _band_diagonals(DIAGONAL, WIN_LEFT, WIN_RIGHT, HAS_LEFT, HAS_RIGHT)
     m_end = tl.cdiv(Sq, BLOCK_M) * BLOCK_M
-    if CAUSAL:
-        first = tl.maximum(start_n - DIAGONAL, 0)  # row i sees key j iff i >= j - DIAGONAL
+    if CAUSAL or HAS_RIGHT:
+        first = tl.maximum(start_n - up_diag, 0)  # row i sees key j iff i >= j - up_diag
         m_lo = tl.where(first < Sq, first // BLOCK_M * BLOCK_M, m_end)
         last_n = tl.minimum(start_n + BLOCK_N, Sk) - 1
-        full_lo = tl.cdiv(tl.minimum(tl.maximum(last_n - DIAGONAL, 0), Sq), BLOCK_M) * BLOCK_M
+        full_lo = tl.cdiv(tl.minimum(tl.maximum(last_n - up_diag, 0), Sq), BLOCK_M) * BLOCK_M
     else:
         m_lo = 0
         full_lo = 0
     full_lo = tl.where(start_n + BLOCK_N > Sk, m_end, full_lo)
+    if HAS_LEFT:
+        last_k = tl.minimum(start_n + BLOCK_N, Sk) - 1
+        m_hi = tl.cdiv(tl.minimum(tl.maximum(last_k - lo_diag + 1, 0), Sq), BLOCK_M) * BLOCK_M
+        # Rows past Sq add nothing (their LSE is +inf), so past Sq any row counts.
+        full_hi = start_n - lo_diag + 1
+        full_hi = tl.where(full_hi >= Sq, m_end, tl.maximum(full_hi, 0) // BLOCK_M * BLOCK_M)
+        full_lo = tl.minimum(tl.maximum(full_lo, m_lo), m_hi)
+        full_hi = tl.minimum(tl.maximum(full_hi, full_lo), m_hi)
+    else:
+        m_hi = m_end
+        full_hi = m_end
 
     for g in tl.range(0, GROUP):
         head = (kv_head * GROUP + g).to(tl.int64)
@@ -238,14 +261,24 @@ def _bwd_dkdv_kernel(
         if m_lo < full_lo:
             dk, dv = _dkdv_range(
                 dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
-                m_lo, full_lo, kv_idx, Sq, Sk, DIAGONAL, qk_scale, HEAD_D, HEAD_DV,
-                BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, PRECISION,
+                m_lo, full_lo, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+                BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
+                PRECISION,
             )
         dk, dv = _dkdv_range(
             dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
-            full_lo, m_end, kv_idx, Sq, Sk, DIAGONAL, qk_scale, HEAD_D, HEAD_DV,
-            BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, PRECISION,
+            full_lo, full_hi, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+            BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            PRECISION,
         )
+        if HAS_LEFT:
+            if full_hi < m_hi:
+                dk, dv = _dkdv_range(
+                    dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
+                    full_hi, m_hi, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+                    BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT,
+                    HAS_LEFT, PRECISION,
+                )
 
     n_ok = kv_idx64[:, None] < Sk
     if PAD_D:
@@ -277,9 +310,9 @@ def _bwd_dkdv_kernel(
 @triton.jit
 def _dq_block(
     dq, q, do, lse2, delta,
-    k_ptrs, v_ptrs, rows, kv_idx, Sk, diagonal, qk_scale, head_d, head_dv,
+    k_ptrs, v_ptrs, rows, kv_idx, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
-    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
 ):
     """Add one key block's terms to the (BLOCK_M, BLOCK_D) dQ accumulator.
 
@@ -291,9 +324,8 @@ def _dq_block(
     v = _load_2d(v_ptrs, kv_idx, Sk, offs_dv, head_dv, MASKED, PAD_DV)
     shifted = tl.fma(tl.dot(q, tl.trans(k), input_precision=PRECISION), qk_scale, -lse2[:, None])
     if MASKED:
-        visible = kv_idx[None, :] < Sk
-        if CAUSAL:
-            visible = visible & (kv_idx[None, :] <= rows[:, None] + diagonal)
+        visible = _band(kv_idx[None, :] < Sk, kv_idx[None, :], rows[:, None], diagonal, lo_diag,
+                        CAUSAL, HAS_LEFT)
         shifted = tl.where(visible, shifted, float("-inf"))
     p = tl.math.exp2(shifted)
     dp = tl.dot(do, tl.trans(v), input_precision=PRECISION)
@@ -304,10 +336,10 @@ def _dq_block(
 @triton.jit
 def _dq_range(
     dq, q, do, lse2, delta,
-    k_tile, v_tile, s_kn, s_vn, rows, lo, hi, Sk, diagonal, qk_scale, head_d, head_dv,
+    k_tile, v_tile, s_kn, s_vn, rows, lo, hi, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
     BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
     PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
-    MASKED: tl.constexpr, CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
 ):
     """Keys [lo, hi), BLOCK_N at a time; ``lo`` a whole number of blocks."""
     offs_n = tl.arange(0, BLOCK_N)
@@ -315,8 +347,8 @@ def _dq_range(
         start = tl.cast(start_n, tl.int64)
         dq = _dq_block(
             dq, q, do, lse2, delta, k_tile + start * s_kn, v_tile + start * s_vn, rows,
-            start_n + offs_n, Sk, diagonal, qk_scale, head_d, head_dv,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, PRECISION,
+            start_n + offs_n, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, PRECISION,
         )
     return dq
 
@@ -324,7 +356,7 @@ def _dq_range(
 @triton.jit(do_not_specialize=_SIZES)
 def _bwd_dq_kernel(
     q_ptr, k_ptr, v_ptr, do_ptr, dq_ptr, delta_ptr, lse2_ptr,
-    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV,
+    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
@@ -334,6 +366,7 @@ def _bwd_dq_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
 ):
     # The forward's grid and key ranges (see _flash_fwd_kernel).
     pid = tl.program_id(0)
@@ -370,25 +403,39 @@ def _bwd_dq_kernel(
     )
     dq = tl.zeros((BLOCK_M, BLOCK_D), dtype=tl.float32)
 
-    if CAUSAL:
-        first = m_blk * BLOCK_M
-        last = tl.minimum(first + BLOCK_M, Sq) - 1
-        full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)
-        full_end = (full_end // BLOCK_N) * BLOCK_N
-        kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1, 0), Sk)
-    else:
-        full_end = (Sk // BLOCK_N) * BLOCK_N
-        kv_hi = Sk
-    dq = _dq_range(
-        dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk, DIAGONAL,
-        qk_scale, HEAD_D, HEAD_DV,
-        BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, PRECISION,
+    up_diag, lo_diag = _band_diagonals(DIAGONAL, WIN_LEFT, WIN_RIGHT, HAS_LEFT, HAS_RIGHT)
+    first = m_blk * BLOCK_M
+    last = tl.minimum(first + BLOCK_M, Sq) - 1
+    kv_lo, full_lo, full_end, kv_hi = _key_ranges(
+        first, last, Sk, up_diag, lo_diag, BLOCK_N, CAUSAL or HAS_RIGHT, HAS_LEFT
     )
+    if HAS_LEFT:
+        if kv_lo < full_lo:
+            dq = _dq_range(
+                dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, kv_lo, full_lo, Sk,
+                up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+                BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
+                PRECISION,
+            )
+        dq = _dq_range(
+            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, full_lo, full_end, Sk,
+            up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            PRECISION,
+        )
+    else:
+        dq = _dq_range(
+            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk,
+            up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            PRECISION,
+        )
     if full_end < kv_hi:
         dq = _dq_range(
             dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, full_end, kv_hi, Sk,
-            DIAGONAL, qk_scale, HEAD_D, HEAD_DV,
-            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, PRECISION,
+            up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            PRECISION,
         )
 
     if PAD_D:
@@ -445,7 +492,7 @@ def launch_backward(
     do: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     out: torch.Tensor, lse: torch.Tensor, dims: AttentionDims, *,
     causal: bool, precision: str, needs: tuple[bool, bool, bool] = (True, True, True),
-    config: BackwardConfig | None = None,
+    config: BackwardConfig | None = None, window: Window | None = None,
 ) -> tuple[torch.Tensor | None, torch.Tensor | None, torch.Tensor | None]:
     """(dq, dk, dv) of flash attention, each new, contiguous, in q's dtype.
 
@@ -453,7 +500,8 @@ def launch_backward(
     the forward took them, all with any strides; ``lse`` is the forward's
     contiguous fp32 (B, Hq, Sq) natural-log LSE.  ``needs`` says which of
     (dq, dk, dv) to compute; one not needed is None (dk and dv are computed
-    together).  ``config`` forces a tile shape (tests sweep it).
+    together).  ``config`` forces a tile shape (tests sweep it).  ``window``
+    is the forward's sliding window (``check_window``).
     """
     want_q, want_k, want_v = needs
     new = lambda t: torch.empty(t.shape, dtype=t.dtype, device=t.device)  # noqa: E731
@@ -470,7 +518,9 @@ def launch_backward(
     c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
     head = _head_meta(dims)
     bh = dims.batch * dims.hq
-    sizes = (dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv)
+    window_sizes, flags = window_args(launch_window(window, causal, dims))
+    sizes = (dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
+             *window_sizes)
     common = (*q.stride(), *k.stride(), *v.stride(), *do.stride())
     scales = (dims.scale * LOG2E, dims.scale)
     with _on_device_of(q):
@@ -482,7 +532,7 @@ def launch_backward(
             BLOCK_M=c.dq.block_m, BLOCK_DV=head["BLOCK_DV"], PAD_DV=head["PAD_DV"],
             num_warps=c.dq.num_warps,
         )
-        meta = dict(**head, CAUSAL=causal, PRECISION=precision)
+        meta = dict(**head, CAUSAL=causal, PRECISION=precision, **flags)
         if dk is not None:
             t = c.dkdv
             _bwd_dkdv_kernel[(_cdiv(dims.sk, t.block_n) * dims.batch * dims.hkv,)](
