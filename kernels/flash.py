@@ -16,7 +16,16 @@ a band crossing the diagonal (masked), and keys no row sees (never loaded: the
 loop stops before them).  Non-causal attention uses the same two loops, the
 second one only masking the ragged tail past Sk.
 
-A row can see no key at all (causal with ``diagonal < 0``).  Its max stays
+Sliding windows (``window=(left, right)``) bound each row's keys to a band
+``i + diagonal - left <= j <= i + diagonal + right``.  A right side works as
+the causal prefix does (and causal launches drop it: the prefix is
+narrower); a left side adds, per query block, a masked range before the
+unmasked one and skips every block before the first row's first key, so a
+block runs only if some row sees a key of it (``_key_ranges``).  The flags
+HAS_LEFT and HAS_RIGHT are compile-time, the sizes runtime: launches without
+a window compile as they did before windows existed.
+
+A row can see no key at all (causal with ``diagonal < 0``, or a window).  Its max stays
 ``-inf``, and ``-inf - -inf`` is NaN, so the masked loop shifts by 0 instead of
 an infinite max; such a row ends with ``l = 0`` and is written as zeros with
 LSE ``-inf``.  The unmasked loop cannot meet an all-masked row and skips that
@@ -75,10 +84,12 @@ import triton.language as tl
 
 from ._checks import (
     AttentionDims,
+    Window,
     check_attention_inputs,
     check_computable,
     check_differentiable_out,
     check_flag,
+    check_window,
     dot_precision,
     interpreting,
     needs_grad,
@@ -90,12 +101,17 @@ from ._tiles import (
     _LOG2E,
     LOG2E,
     Config,
+    _band,
+    _band_diagonals,
     _cdiv,
     _head_meta,
+    _key_ranges,
     _load_2d,
     _next_pow2,
     _on_device_of,
     _tile_kind,
+    launch_window,
+    window_args,
 )
 from .flash_backward import launch_backward
 
@@ -107,15 +123,17 @@ DECODE_MAX_SQ = 16
 @triton.jit
 def _attend_block(
     acc, l_i, m_i, q,
-    k_ptrs, v_ptrs, q_idx, kv_idx, kv_end, diagonal, qk_scale, p_shift, head_d, head_dv,
+    k_ptrs, v_ptrs, q_idx, kv_idx, kv_end, diagonal, lo_diag, qk_scale, p_shift,
+    head_d, head_dv,
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
-    MASKED: tl.constexpr, CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, NEG_SCALE: tl.constexpr,
     PRECISION: tl.constexpr,
 ):
     """Fold one key block into the running (acc, l, m) of a row tile.
 
     ``kv_idx`` are the block's key indices; with MASKED, keys at or past
-    ``kv_end`` and (CAUSAL) keys past ``q_idx + diagonal`` get weight 0.
+    ``kv_end``, (CAUSAL: causal or a right window) keys past ``q_idx +
+    diagonal`` and (HAS_LEFT) keys before ``q_idx + lo_diag`` get weight 0.
     Weights are ``exp2(logit - m - p_shift)`` (see "Overflow" above).
     """
     offs_d = tl.arange(0, BLOCK_D)
@@ -124,9 +142,8 @@ def _attend_block(
     qk = tl.dot(q, tl.trans(k), input_precision=PRECISION)
     if MASKED:
         logits = qk * qk_scale
-        visible = kv_idx[None, :] < kv_end
-        if CAUSAL:
-            visible = visible & (kv_idx[None, :] <= q_idx[:, None] + diagonal)
+        visible = _band(kv_idx[None, :] < kv_end, kv_idx[None, :], q_idx[:, None],
+                        diagonal, lo_diag, CAUSAL, HAS_LEFT)
         logits = tl.where(visible, logits, float("-inf"))
         m_new = tl.maximum(m_i, tl.max(logits, 1))
         shift = tl.where(m_new == float("-inf"), 0.0, m_new)
@@ -152,11 +169,11 @@ def _attend_block(
 @triton.jit
 def _attend_range(
     acc, l_i, m_i, q,
-    k_tile, v_tile, s_kn, s_vn, q_idx, lo, hi, kv_end, diagonal, qk_scale, p_shift,
+    k_tile, v_tile, s_kn, s_vn, q_idx, lo, hi, kv_end, diagonal, lo_diag, qk_scale, p_shift,
     head_d, head_dv,
     BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
     PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
-    MASKED: tl.constexpr, CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr,
+    MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, NEG_SCALE: tl.constexpr,
     PRECISION: tl.constexpr,
 ):
     """Fold keys [lo, hi) into (acc, l, m), one ``_attend_block`` per BLOCK_N keys.
@@ -170,8 +187,8 @@ def _attend_range(
         acc, l_i, m_i = _attend_block(
             acc, l_i, m_i, q,
             k_tile + start * s_kn, v_tile + start * s_vn, q_idx, start_n + offs_n, kv_end,
-            diagonal, qk_scale, p_shift, head_d, head_dv,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, NEG_SCALE, PRECISION,
+            diagonal, lo_diag, qk_scale, p_shift, head_d, head_dv,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, NEG_SCALE, PRECISION,
         )
     return acc, l_i, m_i
 
@@ -191,13 +208,13 @@ def _finish(acc, l_i, m_i, p_shift):
 # the same reason, only their padding is compile-time.  Strides stay
 # specialised: their divisibility by 16 is what proves rows 16-byte aligned,
 # which vectorised (cp.async) K/V loads need.
-_SIZES = ["Sq", "Sk", "H", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV"]
+_SIZES = ["Sq", "Sk", "H", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV", "WIN_LEFT", "WIN_RIGHT"]
 
 
 @triton.jit(do_not_specialize=[*_SIZES, "TUNE_SQ", "TUNE_SK"])
 def _flash_fwd_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr,
-    Sq, Sk, H, GROUP, DIAGONAL, HEAD_D, HEAD_DV,
+    Sq, Sk, H, GROUP, DIAGONAL, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
@@ -207,6 +224,7 @@ def _flash_fwd_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr, STORE_LSE: tl.constexpr,
     PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
 ):
     # One flat grid axis: B * Hq can exceed the 65535 limit of axes 1 and 2.
     # Query blocks of one head are adjacent so they share K/V in L2; causal
@@ -246,29 +264,44 @@ def _flash_fwd_kernel(
 
     # Keys [0, full_end) are visible to every row of the block, in whole
     # blocks; [full_end, kv_hi) need a mask; keys past kv_hi are seen by no
-    # row (row `last` sees keys <= last + DIAGONAL) and are never loaded.
-    if CAUSAL:
-        first = m_blk * BLOCK_M
-        last = tl.minimum(first + BLOCK_M, Sq) - 1
-        full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)
-        full_end = (full_end // BLOCK_N) * BLOCK_N
-        kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1, 0), Sk)
-    else:
-        full_end = (Sk // BLOCK_N) * BLOCK_N
-        kv_hi = Sk
-
-    acc, l_i, m_i = _attend_range(
-        acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk,
-        DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
-        BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL, NEG_SCALE, PRECISION,
+    # row (row `last` sees keys <= last + up_diag) and are never loaded.  A
+    # left window adds a masked range [kv_lo, full_lo) in front of the
+    # unmasked one and skips the keys before kv_lo (see _key_ranges).
+    up_diag, lo_diag = _band_diagonals(DIAGONAL, WIN_LEFT, WIN_RIGHT, HAS_LEFT, HAS_RIGHT)
+    first = m_blk * BLOCK_M
+    last = tl.minimum(first + BLOCK_M, Sq) - 1
+    kv_lo, full_lo, full_end, kv_hi = _key_ranges(
+        first, last, Sk, up_diag, lo_diag, BLOCK_N, CAUSAL or HAS_RIGHT, HAS_LEFT
     )
     # Entered only when it has work: its software pipeline's prologue and
     # drain cost a program time even for zero trips.
+    if HAS_LEFT:
+        if kv_lo < full_lo:
+            acc, l_i, m_i = _attend_range(
+                acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, kv_lo, full_lo, Sk,
+                up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+                BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
+                NEG_SCALE, PRECISION,
+            )
+        acc, l_i, m_i = _attend_range(
+            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, full_lo, full_end, Sk,
+            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            NEG_SCALE, PRECISION,
+        )
+    else:
+        acc, l_i, m_i = _attend_range(
+            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk,
+            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            NEG_SCALE, PRECISION,
+        )
     if full_end < kv_hi:
         acc, l_i, m_i = _attend_range(
             acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, full_end, kv_hi, Sk,
-            DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
-            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, NEG_SCALE, PRECISION,
+            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            NEG_SCALE, PRECISION,
         )
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
@@ -340,10 +373,10 @@ def _store_rows(
 
 
 @triton.jit(do_not_specialize=["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV",
-                               "NUM_SPLITS", "SPLIT_LEN"])
+                               "WIN_LEFT", "WIN_RIGHT", "NUM_SPLITS", "SPLIT_LEN"])
 def _flash_decode_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, part_ptr, part_lse_ptr, count_ptr,
-    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, NUM_SPLITS, SPLIT_LEN,
+    Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT, NUM_SPLITS, SPLIT_LEN,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
@@ -352,6 +385,7 @@ def _flash_decode_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, STORE_LSE: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, MERGE: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
 ):
     """One key range of one packed row tile, and the tile's merge if it finishes last.
 
@@ -401,15 +435,21 @@ def _flash_decode_kernel(
 
     # The loop is memory bound, so every block takes the masked path; the
     # mask keeps the range's keys from leaking into its neighbour's split.
+    # The ranges tile the keys some row sees: from the block of row 0's
+    # first key (a left window) to past the last row's last key.
+    up_diag, lo_diag = _band_diagonals(DIAGONAL, WIN_LEFT, WIN_RIGHT, HAS_LEFT, HAS_RIGHT)
     kv_lo = split * SPLIT_LEN
+    if HAS_LEFT:
+        kv_lo += tl.maximum(lo_diag, 0) // BLOCK_N * BLOCK_N
     kv_end = tl.minimum(kv_lo + SPLIT_LEN, Sk)
     kv_hi = kv_end
-    if CAUSAL:
-        kv_hi = tl.minimum(kv_hi, Sq + DIAGONAL)  # past the last row's last key
+    if CAUSAL or HAS_RIGHT:
+        kv_hi = tl.minimum(kv_hi, Sq + up_diag)  # past the last row's last key
     acc, l_i, m_i = _attend_range(
         acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, q_idx, kv_lo, kv_hi, kv_end,
-        DIAGONAL, qk_scale, p_shift, HEAD_D, HEAD_DV,
-        BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL, False, PRECISION,
+        up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+        BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT, False,
+        PRECISION,
     )
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
@@ -517,7 +557,7 @@ _flash_fwd_tuned = triton.autotune(
         )
         for c in dict.fromkeys(c for group in _CONFIGS.values() for c in group)
     ],
-    key=["TUNE_SQ", "TUNE_SK", "HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION"],
+    key=["TUNE_SQ", "TUNE_SK", "HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION", "HAS_LEFT", "HAS_RIGHT"],
     prune_configs_by={"early_config_prune": _prune},
 )(_flash_fwd_kernel)
 
@@ -637,13 +677,16 @@ _PREFILL = LaunchCache(_flash_fwd_kernel)
 def launch_prefill(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
-    causal: bool, precision: str, config: Config | None = None,
+    causal: bool, precision: str, config: Config | None = None, window: Window | None = None,
 ) -> None:
     """Run the fused forward kernel into ``out`` (and contiguous fp32 ``lse``).
 
     ``config`` forces a tile shape (tests sweep it); by default long launches
     are autotuned on the GPU and everything else takes ``prefill_config``.
+    ``window`` is ``check_window``'s sliding window.
     """
+    window = launch_window(window, causal, dims)
+    sizes, flags = window_args(window)
     strides = (*q.stride(), *k.stride(), *v.stride(), *out.stride())
     tensors = (q, k, v, out, lse if lse is not None else out)
 
@@ -651,18 +694,19 @@ def launch_prefill(
         qk_scale = dims.scale * LOG2E
         bucket_sq, bucket_sk = _length_bucket(dims.sq), _length_bucket(dims.sk)
         args = (
-            dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, dims.d, dims.dv, *strides,
-            qk_scale, weight_shift(v.dtype, dims.sk), bucket_sq, bucket_sk,
+            dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, dims.d, dims.dv, *sizes,
+            *strides, qk_scale, weight_shift(v.dtype, dims.sk), bucket_sq, bucket_sk,
         )
         meta = dict(
             **_head_meta(dims),
             CAUSAL=causal, NEG_SCALE=qk_scale < 0, STORE_LSE=lse is not None,
-            PRECISION=precision,
+            PRECISION=precision, **flags,
         )
         bh = dims.batch * dims.hq
         c = config
         if c is None and _autotuning(dims.sq, dims.sk):
-            key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype)
+            key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype,
+                   flags["HAS_LEFT"], flags["HAS_RIGHT"])
             c = _TUNED.get(key)
             if c is None:
                 grid = lambda m: (_cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
@@ -676,7 +720,8 @@ def launch_prefill(
 
     # Everything build() computes follows from this plan and the tensors'
     # dtypes (the tuner's choice too: once made, it stays).
-    _PREFILL.launch((dims, strides, causal, precision, config, lse is not None), tensors, build)
+    _PREFILL.launch((dims, strides, causal, precision, config, lse is not None, window),
+                    tensors, build)
 
 
 class DecodePlan(NamedTuple):
@@ -694,15 +739,27 @@ class DecodePlan(NamedTuple):
 @functools.lru_cache(maxsize=1024)
 def decode_plan(dims: AttentionDims, dtype: torch.dtype, precision: str, causal: bool,
                 device: torch.device, num_splits: int | None = None,
-                config: Config | None = None) -> DecodePlan:
+                config: Config | None = None, window: Window | None = None) -> DecodePlan:
     """The launch plan of ``launch_decode``, cached: a decode step repeats its shape.
 
     The key ranges are whole blocks of ``split_len`` keys, so the requested
     ``num_splits`` becomes the fewest ranges of that many blocks covering the
-    keys any row can see (causal rows see at most ``Sq + diagonal`` keys).
+    keys any row can see: causal rows see at most ``Sq + diagonal`` keys; a
+    window's rows see a band, keys from ``diagonal - left`` (row 0) to
+    ``Sq - 1 + diagonal + right``, and the ranges start at the block of its
+    first key (the kernel finds that block as this does).  ``window`` is
+    ``launch_window``'s.
     """
     c = config or decode_config(dtype, precision, dims.d, dims.dv, dims.group, dims.sq)
-    sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal)) if causal else dims.sk
+    left, right = window or (None, None)
+    if causal:
+        sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal))
+    elif right is not None:
+        sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal + right))
+    else:
+        sk_visible = dims.sk
+    if left is not None:  # from the block of row 0's first key on
+        sk_visible = max(0, sk_visible - max(dims.diagonal - left, 0) // c.block_n * c.block_n)
     tiles = dims.batch * dims.hkv * _cdiv(dims.group * dims.sq, c.block_m)
     meta = tuple(_head_meta(dims).items())
     if sk_visible == 0:
@@ -742,13 +799,16 @@ def launch_decode(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
     causal: bool, precision: str, num_splits: int | None = None, config: Config | None = None,
+    window: Window | None = None,
 ) -> int:
     """Run split-K decode into ``out`` (any strides) and contiguous ``lse``; returns the splits.
 
     One launch: with several key ranges, the last program of each tile to
-    finish merges its ranges (see ``_flash_decode_kernel``).
+    finish merges its ranges (see ``_flash_decode_kernel``).  ``window`` is
+    ``check_window``'s sliding window.
     """
-    plan = decode_plan(dims, v.dtype, precision, causal, q.device, num_splits, config)
+    window = launch_window(window, causal, dims)
+    plan = decode_plan(dims, v.dtype, precision, causal, q.device, num_splits, config, window)
     if plan.splits == 0:
         out.zero_()
         if lse is not None:
@@ -774,20 +834,22 @@ def launch_decode(
         part = part_lse = counters = out
     strides = (*q.stride(), *k.stride(), *v.stride(), *out.stride())
     tensors = (q, k, v, out, lse if lse is not None else out, part, part_lse, counters)
+    sizes, flags = window_args(window)
 
     def build() -> tuple[tuple[int, ...], tuple, dict]:
         args = (
-            dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
+            dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv, *sizes,
             splits, plan.split_len, *strides, dims.scale * LOG2E, plan.p_shift, plan.w_shift,
         )
         meta = dict(
             plan.head_meta, CAUSAL=causal, STORE_LSE=lse is not None, PRECISION=precision,
-            BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge,
+            BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge, **flags,
             num_warps=c.num_warps, num_stages=c.num_stages,
         )
         return (plan.tiles * splits,), args, meta
 
-    _DECODE.launch((plan, dims, strides, causal, precision, lse is not None), tensors, build)
+    _DECODE.launch((plan, dims, strides, causal, precision, lse is not None, window),
+                   tensors, build)
     return splits
 
 
@@ -824,7 +886,7 @@ def _v_for_pv_dot(v: torch.Tensor) -> torch.Tensor:
 def _forward(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
-    causal: bool, precision: str, path: str, splits: int | None,
+    causal: bool, precision: str, path: str, splits: int | None, window: Window | None = None,
 ) -> None:
     """Attention into ``out`` (and ``lse`` if given) on the chosen path."""
     if out.numel() == 0 or dims.sk == 0:  # no row sees a key
@@ -838,10 +900,12 @@ def _forward(
     with _on_device_of(q):
         if path == "decode":
             launch_decode(
-                q, k, v, out, lse, dims, causal=causal, precision=precision, num_splits=splits
+                q, k, v, out, lse, dims, causal=causal, precision=precision, num_splits=splits,
+                window=window,
             )
         else:
-            launch_prefill(q, k, v, out, lse, dims, causal=causal, precision=precision)
+            launch_prefill(q, k, v, out, lse, dims, causal=causal, precision=precision,
+                           window=window)
 
 
 class _FlashAttention(torch.autograd.Function):
@@ -854,15 +918,15 @@ class _FlashAttention(torch.autograd.Function):
     """
 
     @staticmethod
-    def forward(ctx, q, k, v, dims, causal, precision, path, splits):
+    def forward(ctx, q, k, v, dims, causal, precision, path, splits, window):
         rows = (dims.batch, dims.hq, dims.sq)
         out = torch.empty((*rows, dims.dv), dtype=q.dtype, device=q.device)
         lse = torch.empty(rows, dtype=torch.float32, device=q.device)
         _forward(q, k, v, out, lse, dims, causal=causal, precision=precision, path=path,
-                 splits=splits)
+                 splits=splits, window=window)
         ctx.save_for_backward(q, k, v, out, lse)
         ctx.mark_non_differentiable(lse)
-        ctx.dims, ctx.causal, ctx.precision = dims, causal, precision
+        ctx.dims, ctx.causal, ctx.precision, ctx.window = dims, causal, precision, window
         return out, lse
 
     @staticmethod
@@ -871,15 +935,16 @@ class _FlashAttention(torch.autograd.Function):
         q, k, v, out, lse = ctx.saved_tensors
         grads = launch_backward(
             d_out, q, k, v, out, lse, ctx.dims, causal=ctx.causal, precision=ctx.precision,
-            needs=tuple(ctx.needs_input_grad[:3]),
+            needs=tuple(ctx.needs_input_grad[:3]), window=ctx.window,
         )
-        return (*grads, None, None, None, None, None)
+        return (*grads, None, None, None, None, None, None)
 
 
 def _attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     causal: bool, scale: float | None, alignment: str, input_precision: str,
     return_lse: bool, out: torch.Tensor | None, path: str, num_splits: object = None,
+    window: object = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
@@ -888,16 +953,17 @@ def _attention(
     check_computable(inputs, differentiable=True)
     check_flag(return_lse, "return_lse")
     splits = _check_splits(num_splits)
+    win = launch_window(check_window(window), causal, dims)
     precision = dot_precision(q.dtype, input_precision)
     if needs_grad((q, k, v)):
         check_differentiable_out(out, inputs)
-        out, lse = _FlashAttention.apply(q, k, v, dims, causal, precision, path, splits)
+        out, lse = _FlashAttention.apply(q, k, v, dims, causal, precision, path, splits, win)
         return (out, lse) if return_lse else out
     rows = (dims.batch, dims.hq, dims.sq)
     out = prepare_out(out, (*rows, dims.dv), q, inputs=inputs)
     lse = torch.empty(rows, dtype=torch.float32, device=q.device) if return_lse else None
     _forward(q, k, v, out, lse, dims, causal=causal, precision=precision, path=path,
-             splits=splits)
+             splits=splits, window=win)
     return (out, lse) if return_lse else out
 
 
@@ -909,6 +975,7 @@ def flash_attention(
     causal: bool = False,
     scale: float | None = None,
     alignment: str = "bottom_right",
+    window: tuple[int | None, int | None] | None = None,
     input_precision: str = "ieee",
     return_lse: bool = False,
     out: torch.Tensor | None = None,
@@ -919,7 +986,10 @@ def flash_attention(
     (query head h reads KV head h // (Hq // Hkv)), any strides; returns
     (B, Hq, Sq, Dv) in q's dtype.  ``scale`` defaults to D**-0.5.  Causal:
     key j is visible to query i iff j <= i + (Sk - Sq) (``bottom_right``) or
-    j <= i (``top_left``).  A query that sees no key outputs zeros.
+    j <= i (``top_left``).  ``window=(left, right)`` (``check_window``) also
+    limits query i to keys ``i + off - left <= j <= i + off + right`` (``off``
+    the same alignment offset, Sk - Sq or 0; None on a side: no limit), with
+    or without causal.  A query that sees no key outputs zeros.
 
     With ``return_lse`` also returns the fp32 (B, Hq, Sq) natural-log
     log-sum-exp of the scaled visible logits (``-inf`` where none is visible).
@@ -932,6 +1002,7 @@ def flash_attention(
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="auto",
+        window=window,
     )
 
 
@@ -943,6 +1014,7 @@ def flash_prefill(
     causal: bool = False,
     scale: float | None = None,
     alignment: str = "bottom_right",
+    window: tuple[int | None, int | None] | None = None,
     input_precision: str = "ieee",
     return_lse: bool = False,
     out: torch.Tensor | None = None,
@@ -951,6 +1023,7 @@ def flash_prefill(
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="prefill",
+        window=window,
     )
 
 
@@ -962,6 +1035,7 @@ def flash_decode(
     causal: bool = False,
     scale: float | None = None,
     alignment: str = "bottom_right",
+    window: tuple[int | None, int | None] | None = None,
     input_precision: str = "ieee",
     return_lse: bool = False,
     out: torch.Tensor | None = None,
@@ -977,5 +1051,5 @@ def flash_decode(
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="decode",
-        num_splits=num_splits,
+        num_splits=num_splits, window=window,
     )
