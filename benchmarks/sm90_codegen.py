@@ -102,7 +102,9 @@ def compile_sm90(kernel, dtype: str, constexprs: dict, num_warps: int, num_stage
 
 
 def _head_constexprs() -> dict:
-    return {"BLOCK_D": HEAD_DIM, "BLOCK_DV": HEAD_DIM, "PAD_D": False, "PAD_DV": False}
+    # No sliding window: the kernels as they run for plain and causal attention.
+    return {"BLOCK_D": HEAD_DIM, "BLOCK_DV": HEAD_DIM, "PAD_D": False, "PAD_DV": False,
+            "HAS_LEFT": False, "HAS_RIGHT": False}
 
 
 def report() -> list[dict]:

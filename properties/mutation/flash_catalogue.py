@@ -12,6 +12,11 @@ def _m(name, edits, mimics, targets=FLASH, equivalent=None):
     return mutant(name, F, edits, mimics, targets, equivalent)
 
 
+def _t(name, edits, mimics, targets=FLASH, equivalent=None):
+    """A mutant of the key ranges and masks the fused kernels share (``_tiles.py``)."""
+    return mutant(name, "_tiles.py", edits, mimics, targets, equivalent)
+
+
 FLASH_MUTANTS = (
     _m("flash.acc_not_rescaled",
        ("acc = acc * alpha[:, None]\n    v = _load_2d", "acc = acc * 1.0\n    v = _load_2d"),
@@ -30,11 +35,11 @@ FLASH_MUTANTS = (
        ("p = tl.math.exp2(qk * qk_scale - (m_new + p_shift)[:, None])",
         "p = tl.exp(qk * qk_scale - (m_new + p_shift)[:, None])"),
        "exp instead of exp2 with the log2(e)-folded scale"),
-    _m("flash.last_causal_block_skipped",
-       ("kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1, 0), Sk)",
-        "kv_hi = tl.minimum(tl.maximum(last + DIAGONAL + 1 - BLOCK_N, 0), Sk)"),
+    _t("flash.last_causal_block_skipped",
+       ("hi = tl.minimum(tl.maximum(last + up_diag + 1, 0), Sk)",
+        "hi = tl.minimum(tl.maximum(last + up_diag + 1 - BLOCK_N, 0), Sk)"),
        "the last (diagonal) causal block skipped"),
-    _m("flash.extra_block_masked",
+    _t("flash.extra_block_masked",
        ("full_end = (full_end // BLOCK_N) * BLOCK_N",
         "full_end = tl.maximum(full_end // BLOCK_N - 1, 0) * BLOCK_N"),
        "one more key block than needed goes through the masked path",
@@ -51,9 +56,8 @@ FLASH_MUTANTS = (
        (("alpha = tl.math.exp2(m_i - shift)\n        w = tl.math.exp2(lse_s - (shift + w_shift))",
          "alpha = tl.math.exp2(m_i * 0.0)\n        w = tl.math.exp2(lse_s - w_shift)"),),
        "split-K partials combined without subtracting their max (overflows)", DECODE),
-    _m("flash.causal_lt",
-       ("visible = visible & (kv_idx[None, :] <= q_idx[:, None] + diagonal)",
-        "visible = visible & (kv_idx[None, :] < q_idx[:, None] + diagonal)"),
+    _t("flash.causal_lt",
+       ("visible = visible & (kv <= q + up_diag)", "visible = visible & (kv < q + up_diag)"),
        "'<' for '<=' in the causal mask", FLASH_DECODE),
     _m("flash.bh_flat_one_stride",
        ("q_ptr + batch * s_qb + head * s_qh", "q_ptr + (batch * H + head) * s_qh"),
@@ -98,8 +102,8 @@ FLASH_MUTANTS = (
        ("    if out.numel() == 0 or dims.sk == 0:  # no row sees a key\n        out.zero_()\n",
         "    if out.numel() == 0 or dims.sk == 0:  # no row sees a key\n        pass\n"),
        "the early exit for Sk = 0 leaves the output unwritten", FLASH),
-    _m("flash.diagonal_ignored_for_full_blocks",
-       ("full_end = tl.minimum(tl.maximum(first + DIAGONAL + 1, 0), Sk)",
+    _t("flash.diagonal_ignored_for_full_blocks",
+       ("full_end = tl.minimum(tl.maximum(first + up_diag + 1, 0), Sk)",
         "full_end = tl.minimum(tl.maximum(first + 1, 0), Sk)"),
        "bottom-right offset missing when splitting full and masked blocks"),
 )
