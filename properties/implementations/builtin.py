@@ -77,8 +77,9 @@ LSE = ("return_lse", (True, False))
 # merge) and counts that divide no block count evenly.
 SPLITS = ("num_splits", (DECODE_SPLITS, None, 1, 2, 3, 5, 7))
 
-# Autograd differentiates the attention kernels (their own backward kernels).
-DIFFERENTIABLE = Support(backward=True)
+# Autograd differentiates the attention kernels (their own backward kernels),
+# and they take sliding windows, as the softmax does.
+DIFFERENTIABLE = Support(backward=True, windows=True)
 
 IMPLEMENTATIONS = (
     Implementation("naive", "attention", _naive, description="three-kernel attention",
@@ -95,5 +96,5 @@ IMPLEMENTATIONS = (
     Implementation("matmul_nt", "matmul_nt", _matmul_nt, description="transpose-free a@b.T",
                    campaign=True, bitwise_layouts=True, options=(OUT,)),
     Implementation("softmax", "softmax", _softmax, description="row softmax", campaign=True,
-                   bitwise_layouts=True, options=(SOFTMAX_OUT,)),
+                   bitwise_layouts=True, support=Support(windows=True), options=(SOFTMAX_OUT,)),
 )

@@ -1,5 +1,6 @@
 """Mutants of the backward kernels: the three-kernel backward (``three_kernel_attention``,
-``row_softmax``'s softmax backward) and the fused one (``flash_backward``); see ``runner``.
+``row_softmax``'s softmax backward) and the fused one (``flash_backward``), and of
+the sliding windows all the attention kernels take; see ``runner``.
 
 Each plants a bug of a class that public attention backwards have had: a
 missing delta term, GQA gradients not summed over the group, dS not scaled,
@@ -10,7 +11,14 @@ NaN, tails of a block stored or summed unmasked.
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import FLASH_BACKWARD, NAIVE_BACKWARD, Mutant
+from attnfuzz.properties.mutation.mutant import (
+    FLASH_BACKWARD,
+    NAIVE_BACKWARD,
+    SOFTMAX_WINDOWS,
+    STATEFUL,
+    WINDOWS,
+    Mutant,
+)
 from attnfuzz.properties.mutation.mutant import mutant as _m
 
 NAIVE_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
@@ -99,4 +107,41 @@ FLASH_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
        FLASH_BACKWARD),
 )
 
-BACKWARD_MUTANTS: tuple[Mutant, ...] = (*NAIVE_BACKWARD_MUTANTS, *FLASH_BACKWARD_MUTANTS)
+_SOFTMAX_LEFT = "visible = visible & (cols[None, :] >= rows[:, None] + DIAGONAL - WIN_LEFT)"
+
+WINDOW_MUTANTS: tuple[Mutant, ...] = (
+    _m("window.softmax_left_edge_gt", "row_softmax.py",
+       (f"        visible = in_bounds\n        if HAS_LEFT:\n            {_SOFTMAX_LEFT}",
+        f"        visible = in_bounds\n        if HAS_LEFT:\n            "
+        f"{_SOFTMAX_LEFT.replace('>=', '>')}"),
+       "a window's left edge '>' for '>=' (the softmax's write pass)", SOFTMAX_WINDOWS),
+    _m("window.softmax_right_edge_ignored", "row_softmax.py",
+       ("        visible = in_bounds\n        if HAS_LEFT:\n            "
+        f"{_SOFTMAX_LEFT}\n        if HAS_RIGHT:",
+        "        visible = in_bounds\n        if HAS_LEFT:\n            "
+        f"{_SOFTMAX_LEFT}\n        if False:"),
+       "the right edge of a window not applied (the softmax's write pass)", SOFTMAX_WINDOWS),
+    _m("window.band_left_edge_gt", "_tiles.py",
+       ("visible = visible & (kv >= q + lo_diag)", "visible = visible & (kv > q + lo_diag)"),
+       "a window's left edge '>' for '>=' in the fused kernels", WINDOWS),
+    _m("window.right_side_dropped", "_tiles.py",
+       ("        up_diag = diagonal + win_right", "        up_diag = diagonal"),
+       "a right window read as a causal mask (its width ignored)", WINDOWS),
+    _m("window.first_block_skipped", "_tiles.py",
+       ("lo = tl.maximum(first + lo_diag, 0) // BLOCK_N * BLOCK_N",
+        "lo = tl.maximum(first + lo_diag, 0) // BLOCK_N * BLOCK_N + BLOCK_N"),
+       "the skip of key blocks left of the window one block too far", WINDOWS),
+    _m("window.decode_plan_ignores_left", "flash.py",
+       ("sk_visible = max(0, sk_visible - max(dims.diagonal - left, 0) // c.block_n * c.block_n)",
+        "sk_visible = max(0, sk_visible - max(dims.diagonal - left, 0))"),
+       "decode planned over the keys after the window's first key, not its block",
+       (("oracle", "decode", "float32"), ("oracle", "decode", "float16"))),
+    _m("window.prefill_key_omits_window", "flash.py",
+       ("_PREFILL.launch((dims, strides, causal, precision, config, lse is not None, window),",
+        "_PREFILL.launch((dims, strides, causal, precision, config, lse is not None),"),
+       "the prefill launch cache keyed without the window", STATEFUL),
+)
+
+BACKWARD_MUTANTS: tuple[Mutant, ...] = (
+    *NAIVE_BACKWARD_MUTANTS, *FLASH_BACKWARD_MUTANTS, *WINDOW_MUTANTS
+)

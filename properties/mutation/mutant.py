@@ -27,6 +27,12 @@ NAIVE_BACKWARD = (("gradients", "naive", "float32"), ("gradients", "naive", "flo
                   ("gradient_relations", "naive", "float32"))
 FLASH_BACKWARD = (("gradients", "flash", "float32"), ("gradients", "flash", "float16"),
                   ("gradient_relations", "flash", "float32"), ("gradients", "decode", "float32"))
+# Sliding windows: drawn in a quarter of the cases of the implementations
+# that declare them.
+WINDOWS = (("oracle", "flash", "float32"), ("oracle", "decode", "float32"),
+           ("gradients", "flash", "float32"), ("oracle", "flash", "float16"))
+SOFTMAX_WINDOWS = (("oracle", "softmax", "float32"), ("oracle", "naive", "float32"),
+                   ("gradients", "naive", "float32"))
 # Launch caches, plans and tuning keep state between calls: sequences of calls
 # see what one call cannot (tried last: only survivors pay for them).
 STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"))
