@@ -197,7 +197,8 @@ def attention_cases(
     a few draws are far longer than ``max_seq``: ``LONG_LENGTHS`` for one head,
     or up to ``LONG_DECODE_KEYS`` keys with ``decode``, within the support's
     ``max_seq``.  With ``window`` (default: what the ``support`` declares),
-    one draw in four has a sliding window (``windows``).  Bad arguments raise
+    one draw in three has a sliding window (``windows``), with a right side
+    half of those are not causal.  Bad arguments raise
     ``InvalidArgument``.
     """
     if isinstance(dtype, str):
@@ -308,7 +309,9 @@ def _attention_cases(
         # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
         scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
     dt = draw(dtype)
-    drawn_window = draw(windows(sq_, sk_)) if window and draw(st.integers(0, 3)) == 3 else None
+    drawn_window = draw(windows(sq_, sk_)) if window and draw(st.integers(0, 2)) == 2 else None
+    if drawn_window is not None and drawn_window[1] is not None and draw(st.booleans()):
+        causal = False  # a causal mask would hide the window's right edge
     return AttentionCase(
         batch=b, hq=hkv * g, hkv=hkv, sq=sq_, sk=sk_, d=d, dv=dv,
         dtype=dt, input_precision=draw(precisions(dt)),
@@ -430,12 +433,15 @@ def softmax_cases(
     window: bool = False,
 ) -> SoftmaxCase:
     """Softmax over (rows, N) or (B, H, rows, N), causal either way, layouts,
-    values; with ``window``, one draw in four has a sliding window."""
+    values; with ``window``, one draw in three has a sliding window."""
     lead = draw(st.sampled_from([(), (2,), (2, 3)]))
     mask = draw(masks())
     rows = draw(seq_lens(64))
     # N < rows often: bottom-right causal rows then see no entry at all.
     cols = draw(st.one_of(seq_lens(max_len), st.integers(1, max(1, rows - 1)), st.just(max_len)))
+    drawn_window = draw(windows(rows, cols)) if window and draw(st.integers(0, 2)) == 2 else None
+    if drawn_window is not None and drawn_window[1] is not None and draw(st.booleans()):
+        mask = (False, mask[1])  # a causal mask would hide the window's right edge
     shape = (*lead, rows, cols)
     nd = len(shape)
     names = _names_for(nd, layout_names)
@@ -443,7 +449,7 @@ def softmax_cases(
     return SoftmaxCase(
         shape=shape, dtype=dtype, scale=draw(st.sampled_from([1.0, 0.5, 4.0, -1.0])),
         causal=mask[0], alignment=mask[1],
-        window=draw(windows(rows, cols)) if window and draw(st.integers(0, 3)) == 3 else None,
+        window=drawn_window,
         x_layout=draw(lay), values=draw(values(families)),
         out_layout=draw(layouts(nd, _out_names(names))),
     )

@@ -139,7 +139,9 @@ WINDOW_MUTANTS: tuple[Mutant, ...] = (
     _m("window.prefill_key_omits_window", "flash.py",
        ("_PREFILL.launch((dims, strides, causal, precision, config, lse is not None, window),",
         "_PREFILL.launch((dims, strides, causal, precision, config, lse is not None),"),
-       "the prefill launch cache keyed without the window", STATEFUL),
+       "the prefill launch cache keyed without the window", STATEFUL,
+       equivalent="on the interpreter: LaunchCache.launch rebuilds every launch there and "
+       "never reads its key; compiled, the stateful property's window neighbour is the check"),
 )
 
 BACKWARD_MUTANTS: tuple[Mutant, ...] = (
