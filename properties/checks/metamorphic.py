@@ -96,11 +96,20 @@ def layout_independence(b: Base) -> Verdict:
 
 def linear_in_v(b: Base) -> Verdict | None:
     """Scaling V by 2 commutes with every rounding, except where a result is in
-    the subnormal range (fixed spacing there) or would overflow."""
+    the subnormal range (fixed spacing there) or would overflow.  That holds
+    for the products p v too: a row whose smallest weight times the smallest
+    value can fall below fp32's normal range is left out (its accuracy is the
+    oracle's business)."""
     if b.case.values.family in ("near_max", "subnormal"):
         return None
     scaled = b.run(b.q, b.k, (b.v * 2).contiguous())
     normal = b.out.abs() >= 2 * torch.finfo(b.out.dtype).tiny
+    p, v = b.parts["probs"], b.built.exact["v"].abs()
+    v_min = float(v[v > 0].min()) if bool((v > 0).any()) else 0.0
+    p_min = (torch.where(p > 0, p, math.inf).amin(dim=-1, keepdim=True) if p.shape[-1]
+             else torch.full((*p.shape[:-1], 1), math.inf, dtype=p.dtype))  # inf: no weight
+    products = p_min * v_min >= 2 * torch.finfo(torch.float32).tiny
+    normal = normal & products.expand(normal.shape).to(normal.device)
     return same(b, "linearity in V (x2)", scaled[normal], (b.out * 2)[normal],
                 (2 * b.twice)[normal.cpu()])
 
