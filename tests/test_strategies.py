@@ -4,13 +4,14 @@ strategies for each dimension, validated bounds, and ``one_of`` / ``map``."""
 from __future__ import annotations
 
 import pytest
+import torch
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from attnfuzz.properties import strategies as S
 from attnfuzz.properties.model.layouts import Layout
-from attnfuzz.properties.model.values import Values
+from attnfuzz.properties.model.values import FAMILIES, Values, generate
 
 # Drawing specs runs no kernel: many examples cost milliseconds.
 FAST = settings(max_examples=60, deadline=None, database=None)
@@ -91,3 +92,18 @@ def test_the_whole_case_space_is_reached():
     assert {129, 256} <= seen["d"]
     assert any(h & (h - 1) for h in seen["hq"])  # not a power of two
     assert seen["long"] and True in seen["decode_sk"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_values_do_not_depend_on_the_thread_count(family):
+    # Spikes drawn at a repeated position were written by whichever thread came
+    # last: the same case built other values on a 16-core GPU machine than here.
+    shape, before = (1, 16, 66, 192), torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        serial = generate(shape, torch.float16, Values(family=family), "q")
+        torch.set_num_threads(8)
+        threaded = [generate(shape, torch.float16, Values(family=family), "q") for _ in range(3)]
+    finally:
+        torch.set_num_threads(before)
+    assert all(torch.equal(t, serial) for t in threaded)

@@ -78,7 +78,13 @@ def generate(
             n = max(1, flat.numel() // 64)
             idx = torch.randint(0, flat.numel(), (n,), generator=gen)
             sign = torch.randint(0, 2, (n,), generator=gen).double() * 2 - 1
-            flat[idx] = sign * 30 * s
+            # The last draw of a repeated position wins, as in a serial loop:
+            # ``flat[idx] = ...`` leaves repeats to whichever thread writes
+            # last, so the values would follow the machine's thread count.
+            last = torch.full(flat.shape, -1, dtype=torch.long).scatter_reduce_(
+                0, idx, torch.arange(n), reduce="amax")
+            hit = last >= 0
+            flat[hit] = (sign * 30 * s)[last[hit]]
     elif fam == "near_max":
         if role in ("v", "b", "x"):
             # fp32 computations must not overflow: softmax scales x by up to 4
