@@ -53,6 +53,33 @@ def pointer_key(t: torch.Tensor) -> tuple[torch.dtype, bool]:
     return t.dtype, t.data_ptr() % 16 == 0
 
 
+def fresh_layout(t: torch.Tensor) -> torch.Tensor:
+    """``t``, or a contiguous copy where its loads would compile differently.
+
+    Triton specialises a pointer on 16-byte alignment and an integer stride
+    on being 1 or a multiple of 16, and the compiler picks each load's
+    register layout from what that tells it.  A ``tl.sum`` over a loaded tile
+    (not over a dot's result) adds in an order that follows the layout, so
+    the same values in another layout can round to other bits (seen on the
+    H200: the backward's rowsum(dO * O), the softmax backward's rowsum(y * dy)).
+    Kernels that sum loaded operands take them through this, so that every
+    layout sums as a fresh allocation does.  The interpreter has no layouts
+    and keeps the strides, so that CPU tests still reach the kernels' stride
+    arithmetic.
+    """
+    if interpreting() or (t.stride() == _dense_strides(t.shape) and t.data_ptr() % 16 == 0):
+        return t
+    return torch.empty(t.shape, dtype=t.dtype, device=t.device).copy_(t)
+
+
+def _dense_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
 def _hooks_idle() -> bool:
     """No launch hook is installed (Triton 3.6 keeps them as possibly empty chains)."""
     for hook in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook):

@@ -55,6 +55,7 @@ import triton
 import triton.language as tl
 
 from ._checks import AttentionDims, Window, interpreting
+from ._launch import fresh_layout
 from ._tiles import (
     _LOG2E,
     LOG2E,
@@ -514,6 +515,8 @@ def launch_backward(
         return dq, dk if want_k else None, dv if want_v else None
     if do.dtype != q.dtype:
         do = do.to(q.dtype)
+    # delta = rowsum(dO * O) sums loaded tiles: its order must not follow their layouts.
+    do, out = fresh_layout(do), fresh_layout(out)
 
     c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
     head = _head_meta(dims)

@@ -46,6 +46,7 @@ from ._checks import (
     needs_grad,
     prepare_out,
 )
+from ._launch import fresh_layout
 
 
 @triton.jit
@@ -280,6 +281,7 @@ def launch_softmax(
     block_m, block_n, warps = _blocks(n)
     grid = (triton.cdiv(m, block_m), bsz * h)
     win_left, win_right, has_left, has_right = _window_args(window, m, n)
+    x = fresh_layout(x)  # the row sums' order must not follow x's layout
     _softmax_kernel[grid](
         x, y,
         m, n, h, diagonal, win_left, win_right,
@@ -313,6 +315,9 @@ def launch_softmax_backward(
     block_m, block_n, warps = _blocks(n)
     grid = (triton.cdiv(m, block_m), bsz * h)
     win_left, win_right, has_left, has_right = _window_args(window, m, n)
+    # rowsum(y * dy)'s order must not follow the layouts; a copy leaves dx
+    # free to be the original y or dy.
+    y, dy = fresh_layout(y), fresh_layout(dy)
     _softmax_backward_kernel[grid](
         y, dy, dx,
         m, n, h, diagonal, win_left, win_right,
