@@ -31,7 +31,7 @@ CASES = {
                                     values=Values(seed=5)),
     "gqa": AttentionCase(hq=4, hkv=2, sq=7, sk=11, causal=True, values=Values(seed=6)),
     "layouts": AttentionCase(
-        hq=4, hkv=2, sq=6, sk=10, d=24, dv=8, causal=True, scale=0.3,
+        hq=4, hkv=2, sq=6, sk=10, d=24, dv=16, causal=True, scale=0.3,
         q_layout=named("slice_s", 4, step=2, pad=1, front=3),
         k_layout=named("d_major", 4, front=5), v_layout=named("expand_heads", 4, front=2),
         values=Values(seed=7),

@@ -117,8 +117,10 @@ def _returning(make):
 
 
 WRONG_RETURNS = [
-    ("shape", lambda q, k, v: torch.zeros(q.shape[:-1], dtype=q.dtype)),
-    ("dtype", lambda q, k, v: torch.zeros((*q.shape[:-1], v.shape[-1]), dtype=torch.float64)),
+    ("shape", lambda q, k, v: q.new_zeros(q.shape[:-1])),
+    ("dtype", lambda q, k, v: q.new_zeros((*q.shape[:-1], v.shape[-1]), dtype=torch.float64)),
+    ("device", lambda q, k, v: torch.zeros((*q.shape[:-1], v.shape[-1]), dtype=q.dtype,
+                                           device="meta")),
     ("tensor", lambda q, k, v: [0.0]),
 ]
 

@@ -33,8 +33,8 @@ def _skips_blind_rows(q, k, v, out, *, scale, **kw):
     # Rows that see no key are skipped, as if the allocation were zeroed (it
     # often is, on a fresh page: the right answer by luck).
     sq, sk = q.shape[2], k.shape[2]
-    o = torch.empty(q.shape[:3] + v.shape[-1:], dtype=q.dtype)
-    mask = torch.ones(sq, sk, dtype=torch.bool).tril(sk - sq)
+    o = torch.empty(q.shape[:3] + v.shape[-1:], dtype=q.dtype, device=q.device)
+    mask = torch.ones(sq, sk, dtype=torch.bool, device=q.device).tril(sk - sq)
     kk, vv = (t.repeat_interleave(q.shape[1] // k.shape[1], 1) for t in (k, v))
     exact = torch.nn.functional.scaled_dot_product_attention(
         q.double(), kk.double(), vv.double(), attn_mask=mask, scale=scale)
@@ -45,7 +45,8 @@ def _skips_blind_rows(q, k, v, out, *, scale, **kw):
 def _like_input(q, k, v, out, *, scale, **kw):
     # Allocated with q's strides: an expanded q makes every head one memory.
     # Its values are right here (one KV head, all query heads equal).
-    o = torch.empty_strided(q.shape[:3] + v.shape[-1:], q.stride(), dtype=q.dtype)
+    o = torch.empty_strided(q.shape[:3] + v.shape[-1:], q.stride(), dtype=q.dtype,
+                            device=q.device)
     exact = _exact(q, k, v, scale).to(q.dtype)
     for h in range(o.shape[1]):  # as a kernel's programs would, one head each
         o[:, h] = exact[:, h]

@@ -40,10 +40,17 @@ def test_composes_with_one_of_and_map(sq):
 
 
 @FAST
-@given(S.attention_cases(dtype=st.sampled_from(["float32", "float16"]), max_seq=20))
+@given(S.attention_cases(dtype=st.sampled_from(["float32", "float16"]), max_seq=20, long=False))
 def test_bounds_are_honoured(case):
+    # long=False: on a GPU a few draws are LONG_LENGTHS by default, past max_seq.
     assert case.dtype in ("float32", "float16")
     assert case.sq <= 20 and case.batch <= 2 and case.hkv <= 3
+
+
+@FAST
+@given(S.attention_cases(max_seq=20, long=True))
+def test_long_draws_stay_within_the_long_lengths(case):
+    assert max(case.sq, case.sk) <= max(S.LONG_LENGTHS) and case.batch <= 2
 
 
 BAD_ARGUMENTS = [
