@@ -286,6 +286,20 @@ def test_the_printed_replay_command_works_in_a_new_process(capsys, tmp_path, mon
     assert "PASS: fixed" in proc.stdout
 
 
+def _faults_later(*args, **kwargs):
+    # A kernel's fault is reported at the next CUDA call: often the harness's own.
+    raise torch.AcceleratorError("CUDA error: misaligned address")
+
+
+def test_a_replay_that_faults_on_the_gpu_says_so_in_one_line(capsys, tmp_path, monkeypatch):
+    path = harness.write_dump("oracle", "matmul", MatmulCase(), [], root=tmp_path)
+    monkeypatch.setattr(harness, "replay", _faults_later)
+    code, out, err = cli_main(capsys, "replay", str(path))
+    assert code == 1 and "Traceback" not in out + err, out + err
+    assert "FAIL matmul faulted on the GPU (misaligned address)" in out, out
+    assert "compute-sanitizer --tool memcheck" in out, out
+
+
 def test_output_cut_short_by_its_reader_is_no_traceback():
     """``attnfuzz mutants --list | head -1``: the reader leaves before the writer is done."""
     proc = subprocess.Popen(

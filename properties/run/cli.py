@@ -557,6 +557,7 @@ def _continue(args: argparse.Namespace, impls: list[str], seed: int, spent: floa
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from attnfuzz.properties import backend, checks
+    from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
     from attnfuzz.properties.run import harness
 
     if args.export:
@@ -581,6 +582,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         result = harness.replay(args.path)
     except harness.ImplementationCrash as exc:
         print(f"FAIL {exc}")
+        return 1
+    except RuntimeError as exc:
+        # A fault is reported at the next CUDA call, which can be the harness's own.
+        fault = next((k for k in CONTEXT_KILLERS if k in str(exc)), None)
+        if fault is None:
+            raise
+        print(f"FAIL {rec['implementation']} faulted on the GPU ({fault}); to see where: "
+              f"compute-sanitizer --tool memcheck python3 -m attnfuzz replay "
+              f"{shlex.quote(args.path)}")
         return 1
     if result.drift:
         print(
