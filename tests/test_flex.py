@@ -56,6 +56,9 @@ def test_flex_agrees_with_the_oracle(case):
 def test_the_cpu_reference_path_runs_without_its_performance_warning():
     # FlexAttention warns once per process: forget that it has, then call again.
     flex_attention._WARNINGS_SHOWN.discard("flex_attention_performance")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    # Only that warning: on a GPU, compiling flex warns of other things (torch.jit
+    # deprecations), depending on what this worker has imported before.
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
         against_oracle(implementations.get("flex"), CASES["gqa"])
+    assert not [w for w in seen if "without torch.compile" in str(w.message)]
