@@ -169,24 +169,36 @@ def _attend_block(
 @triton.jit
 def _attend_range(
     acc, l_i, m_i, q,
-    k_tile, v_tile, s_kn, s_vn, q_idx, lo, hi, kv_end, diagonal, lo_diag, qk_scale, p_shift,
+    k_tile, v_tile, s_kn, s_vn, table, s_kpage, s_vpage, PAGE,
+    q_idx, lo, hi, kv_end, diagonal, lo_diag, qk_scale, p_shift,
     head_d, head_dv,
     BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
     PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, NEG_SCALE: tl.constexpr,
-    PRECISION: tl.constexpr,
+    PRECISION: tl.constexpr, PAGED: tl.constexpr,
 ):
     """Fold keys [lo, hi) into (acc, l, m), one ``_attend_block`` per BLOCK_N keys.
 
     ``k_tile``/``v_tile`` point at the first BLOCK_N keys of the (batch, KV
-    head); ``lo`` is a whole number of blocks.
+    head); ``lo`` is a whole number of blocks.  ``PAGED``: key ``j`` is slot
+    ``j % PAGE`` of page ``table[j // PAGE]`` instead, ``k_tile``/``v_tile``
+    point at slot 0 of page 0 (one row, no key offset), and pages are
+    ``s_kpage``/``s_vpage`` apart.  Table entries past ``kv_end`` are never read.
     """
     offs_n = tl.arange(0, BLOCK_N)
     for start_n in tl.range(lo, hi, BLOCK_N):
-        start = tl.cast(start_n, tl.int64)
+        kv_idx = start_n + offs_n
+        if PAGED:
+            page = tl.load(table + kv_idx // PAGE, mask=kv_idx < kv_end, other=0).to(tl.int64)
+            slot = (kv_idx % PAGE).to(tl.int64)
+            k_ptrs = k_tile + (page * s_kpage + slot * s_kn)[:, None]
+            v_ptrs = v_tile + (page * s_vpage + slot * s_vn)[:, None]
+        else:
+            start = tl.cast(start_n, tl.int64)
+            k_ptrs = k_tile + start * s_kn
+            v_ptrs = v_tile + start * s_vn
         acc, l_i, m_i = _attend_block(
-            acc, l_i, m_i, q,
-            k_tile + start * s_kn, v_tile + start * s_vn, q_idx, start_n + offs_n, kv_end,
+            acc, l_i, m_i, q, k_ptrs, v_ptrs, q_idx, kv_idx, kv_end,
             diagonal, lo_diag, qk_scale, p_shift, head_d, head_dv,
             BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, NEG_SCALE, PRECISION,
         )
@@ -201,6 +213,69 @@ def _finish(acc, l_i, m_i, p_shift):
     out = acc * tl.where(seen, 1.0 / safe_l, 0.0)[:, None]
     lse = tl.where(seen, (m_i + tl.math.log2(safe_l) + p_shift) * _LN2, float("-inf"))
     return out, lse
+
+
+@triton.jit
+def _attend_rows(
+    q, k_tile, v_tile, s_kn, s_vn, rows, first, Sq, Sk, DIAGONAL, WIN_LEFT, WIN_RIGHT,
+    qk_scale, p_shift, HEAD_D, HEAD_DV, table, s_kpage, s_vpage, PAGE,
+    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    PAD_D: tl.constexpr, PAD_DV: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr,
+    HAS_RIGHT: tl.constexpr, NEG_SCALE: tl.constexpr, PRECISION: tl.constexpr,
+    PAGED: tl.constexpr,
+):
+    """Attention of the row tile ``rows`` (from ``first``) over every key its
+    rows see: (out, natural-log LSE).  ``PAGED``: see ``_attend_range``."""
+    m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)
+
+    # Keys [0, full_end) are visible to every row of the block, in whole
+    # blocks; [full_end, kv_hi) need a mask; keys past kv_hi are seen by no
+    # row (row `last` sees keys <= last + up_diag) and are never loaded.  A
+    # left window adds a masked range [kv_lo, full_lo) in front of the
+    # unmasked one and skips the keys before kv_lo (see _key_ranges).
+    up_diag, lo_diag = _band_diagonals(DIAGONAL, WIN_LEFT, WIN_RIGHT, HAS_LEFT, HAS_RIGHT)
+    last = tl.minimum(first + BLOCK_M, Sq) - 1
+    kv_lo, full_lo, full_end, kv_hi = _key_ranges(
+        first, last, Sk, up_diag, lo_diag, BLOCK_N, CAUSAL or HAS_RIGHT, HAS_LEFT
+    )
+    # Entered only when it has work: its software pipeline's prologue and
+    # drain cost a program time even for zero trips.
+    if HAS_LEFT:
+        if kv_lo < full_lo:
+            acc, l_i, m_i = _attend_range(
+                acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, table, s_kpage, s_vpage, PAGE,
+                rows, kv_lo, full_lo, Sk,
+                up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+                BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
+                NEG_SCALE, PRECISION, PAGED,
+            )
+        acc, l_i, m_i = _attend_range(
+            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, table, s_kpage, s_vpage, PAGE,
+            rows, full_lo, full_end, Sk,
+            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            NEG_SCALE, PRECISION, PAGED,
+        )
+    else:
+        acc, l_i, m_i = _attend_range(
+            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, table, s_kpage, s_vpage, PAGE,
+            rows, 0, full_end, Sk,
+            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            NEG_SCALE, PRECISION, PAGED,
+        )
+    if full_end < kv_hi:
+        acc, l_i, m_i = _attend_range(
+            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, table, s_kpage, s_vpage, PAGE,
+            rows, full_end, kv_hi, Sk,
+            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
+            NEG_SCALE, PRECISION, PAGED,
+        )
+
+    return _finish(acc, l_i, m_i, p_shift)
 
 
 # Sizes vary from case to case and are not specialised on (== 1, % 16), or
@@ -258,53 +333,12 @@ def _flash_fwd_kernel(
         + offs_n[:, None].to(tl.int64) * s_vn + offs_dv[None, :].to(tl.int64) * s_vd
     )
 
-    m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
-    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
-    acc = tl.zeros((BLOCK_M, BLOCK_DV), dtype=tl.float32)
-
-    # Keys [0, full_end) are visible to every row of the block, in whole
-    # blocks; [full_end, kv_hi) need a mask; keys past kv_hi are seen by no
-    # row (row `last` sees keys <= last + up_diag) and are never loaded.  A
-    # left window adds a masked range [kv_lo, full_lo) in front of the
-    # unmasked one and skips the keys before kv_lo (see _key_ranges).
-    up_diag, lo_diag = _band_diagonals(DIAGONAL, WIN_LEFT, WIN_RIGHT, HAS_LEFT, HAS_RIGHT)
-    first = m_blk * BLOCK_M
-    last = tl.minimum(first + BLOCK_M, Sq) - 1
-    kv_lo, full_lo, full_end, kv_hi = _key_ranges(
-        first, last, Sk, up_diag, lo_diag, BLOCK_N, CAUSAL or HAS_RIGHT, HAS_LEFT
+    out, lse = _attend_rows(
+        q, k_tile, v_tile, s_kn, s_vn, rows, m_blk * BLOCK_M, Sq, Sk, DIAGONAL,
+        WIN_LEFT, WIN_RIGHT, qk_scale, p_shift, HEAD_D, HEAD_DV, k_tile, 0, 0, 0,
+        BLOCK_M, BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, CAUSAL, HAS_LEFT, HAS_RIGHT,
+        NEG_SCALE, PRECISION, False,
     )
-    # Entered only when it has work: its software pipeline's prologue and
-    # drain cost a program time even for zero trips.
-    if HAS_LEFT:
-        if kv_lo < full_lo:
-            acc, l_i, m_i = _attend_range(
-                acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, kv_lo, full_lo, Sk,
-                up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
-                BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
-                NEG_SCALE, PRECISION,
-            )
-        acc, l_i, m_i = _attend_range(
-            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, full_lo, full_end, Sk,
-            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
-            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
-            NEG_SCALE, PRECISION,
-        )
-    else:
-        acc, l_i, m_i = _attend_range(
-            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk,
-            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
-            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
-            NEG_SCALE, PRECISION,
-        )
-    if full_end < kv_hi:
-        acc, l_i, m_i = _attend_range(
-            acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, rows, full_end, kv_hi, Sk,
-            up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
-            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
-            NEG_SCALE, PRECISION,
-        )
-
-    out, lse = _finish(acc, l_i, m_i, p_shift)
     o_ptrs = (
         o_ptr + batch * s_ob + head * s_oh
         + rows[:, None].to(tl.int64) * s_om + offs_dv[None, :].to(tl.int64) * s_od
@@ -446,10 +480,10 @@ def _flash_decode_kernel(
     if CAUSAL or HAS_RIGHT:
         kv_hi = tl.minimum(kv_hi, Sq + up_diag)  # past the last row's last key
     acc, l_i, m_i = _attend_range(
-        acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, q_idx, kv_lo, kv_hi, kv_end,
+        acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, k_tile, 0, 0, 0, q_idx, kv_lo, kv_hi, kv_end,
         up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
         BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT, False,
-        PRECISION,
+        PRECISION, False,
     )
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
