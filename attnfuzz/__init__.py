@@ -45,6 +45,8 @@ _PUBLIC = {
     "flash_attention": "attnfuzz.kernels",
     "flash_prefill": "attnfuzz.kernels",
     "flash_decode": "attnfuzz.kernels",
+    "flash_attention_varlen": "attnfuzz.kernels",
+    "flash_attention_paged": "attnfuzz.kernels",
     "attention_cases": "attnfuzz.properties.strategies",
     "matmul_cases": "attnfuzz.properties.strategies",
     "softmax_cases": "attnfuzz.properties.strategies",

@@ -14,11 +14,14 @@ kernels on the CPU; ``import attnfuzz`` chooses the backend first.
 from .flash import flash_attention, flash_decode, flash_prefill
 from .nt_matmul import matmul_nt
 from .row_softmax import softmax
+from .serving import flash_attention_paged, flash_attention_varlen
 from .three_kernel_attention import naive_attention
 from .tiled_matmul import matmul
 
 __all__ = [
     "flash_attention",
+    "flash_attention_paged",
+    "flash_attention_varlen",
     "flash_decode",
     "flash_prefill",
     "matmul",

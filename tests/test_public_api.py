@@ -24,6 +24,8 @@ KERNEL_FUNCTIONS = (
     "flash_attention",
     "flash_prefill",
     "flash_decode",
+    "flash_attention_varlen",
+    "flash_attention_paged",
 )
 
 
@@ -37,7 +39,7 @@ def _modules() -> list[str]:
     return [n for n in names if not n.endswith("__main__")]
 
 
-def test_kernels_export_the_seven_functions():
+def test_kernels_export_the_nine_functions():
     from attnfuzz import kernels
 
     assert sorted(kernels.__all__) == sorted(KERNEL_FUNCTIONS)

@@ -1,0 +1,400 @@
+"""Serving attention: packed variable-length batches and paged KV caches.
+
+Both run the fused prefill's row tile (``flash._attend_rows``): one program
+owns BLOCK_M query rows of one (sequence, head), walks the keys that some of
+its rows see in BLOCK_N blocks, skips the blocks a causal mask or a window
+excludes, and masks only the blocks that cross an edge.  What differs is
+where a sequence's rows and keys are.
+
+Variable length (``flash_attention_varlen``).  The batch is packed: q is
+(total_q, Hq, D), k (total_k, Hkv, D), v (total_k, Hkv, Dv), and sequence
+``b`` owns rows ``cu_seqlens_q[b]:cu_seqlens_q[b + 1]`` of q and rows
+``cu_seqlens_k[b]:cu_seqlens_k[b + 1]`` of k and v.  The grid covers
+``max_seqlen_q`` rows for every sequence; a program whose block starts past
+its own sequence's end does nothing.  Each sequence has its own lengths, so
+its own causal diagonal (``Sk_b - Sq_b`` bottom-right, 0 top-left) and its
+own window.  A sequence without queries writes nothing; one without keys
+gets zeros and an LSE of ``-inf``.
+
+Paged (``flash_attention_paged``).  Keys live in pages of ``page_size``
+slots: k_cache (num_pages, page_size, Hkv, D), v_cache likewise with Dv.
+Key ``j`` of sequence ``b`` is slot ``j % page_size`` of page
+``block_table[b, j // page_size]``; sequence ``b`` has
+``cache_seqlens[b]`` keys, the last Sq of which are the new tokens of q
+(B, Hq, Sq, D), so the causal mask is bottom-right.  Table entries and slots
+past a sequence's length are never read: the page index is loaded under the
+same mask as the key.  One program per query block walks the whole cache
+(no split over the keys yet, unlike ``flash_decode``).
+
+The overflow guard of the fused forward (``weight_shift``) depends on the
+number of keys, so it is computed per sequence on the host: a sequence's
+result is then the bits ``flash_prefill`` gives it alone.  The launchers read
+``cu_seqlens``/``cache_seqlens`` and the used table entries on the host to
+validate them (a bad offset would otherwise read another sequence's memory
+silently); that costs a device synchronisation per call.
+"""
+
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from ._checks import (
+    ALIGNMENTS,
+    MAX_HEAD_DIM,
+    AttentionDims,
+    check_choice,
+    check_computable,
+    check_flag,
+    check_same_dtype_device,
+    check_scale,
+    check_tensor,
+    check_window,
+    dot_precision,
+    prepare_out,
+)
+from ._tiles import LOG2E, _cdiv, _head_meta, _load_2d, _on_device_of, launch_window, window_args
+from .flash import _attend_rows, prefill_config, weight_shift
+
+_SIZES = ["MAX_SQ", "TOTAL_Q", "H", "GROUP", "HEAD_D", "HEAD_DV", "WIN_LEFT", "WIN_RIGHT"]
+
+
+@triton.jit(do_not_specialize=_SIZES)
+def _varlen_kernel(
+    q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, cu_q_ptr, cu_k_ptr, shift_ptr,
+    MAX_SQ, TOTAL_Q, H, GROUP, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT,
+    s_qm, s_qh, s_qd,
+    s_kn, s_kh, s_kd,
+    s_vn, s_vh, s_vd,
+    s_om, s_oh, s_od,
+    qk_scale,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    CAUSAL: tl.constexpr, TOP_LEFT: tl.constexpr, NEG_SCALE: tl.constexpr,
+    STORE_LSE: tl.constexpr, PRECISION: tl.constexpr, BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr, HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
+):
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(MAX_SQ, BLOCK_M)
+    m_blk = pid % num_m
+    pid_sh = pid // num_m
+    seq = pid_sh // H
+    head = pid_sh % H
+    kv_head = (head // GROUP).to(tl.int64)
+    head = head.to(tl.int64)
+    q_start = tl.load(cu_q_ptr + seq)
+    Sq = tl.load(cu_q_ptr + seq + 1) - q_start
+    k_start = tl.load(cu_k_ptr + seq).to(tl.int64)
+    Sk = (tl.load(cu_k_ptr + seq + 1) - k_start).to(tl.int32)
+    first = m_blk * BLOCK_M
+    if first < Sq:
+        if TOP_LEFT:
+            diagonal = 0
+        else:
+            diagonal = Sk - Sq
+        rows = first + tl.arange(0, BLOCK_M)
+        packed = (q_start + rows).to(tl.int64)  # the rows' places in the packed batch
+        offs_n = tl.arange(0, BLOCK_N)
+        offs_d = tl.arange(0, BLOCK_D)
+        offs_dv = tl.arange(0, BLOCK_DV)
+        q_ptrs = q_ptr + head * s_qh + packed[:, None] * s_qm + offs_d[None, :].to(tl.int64) * s_qd
+        q = _load_2d(q_ptrs, rows, Sq, offs_d, HEAD_D, True, PAD_D)
+        keys = k_start + offs_n.to(tl.int64)
+        k_tile = k_ptr + kv_head * s_kh + keys[:, None] * s_kn + offs_d[None, :].to(tl.int64) * s_kd
+        v_tile = (v_ptr + kv_head * s_vh + keys[:, None] * s_vn
+                  + offs_dv[None, :].to(tl.int64) * s_vd)
+        p_shift = tl.load(shift_ptr + seq)
+        out, lse = _attend_rows(
+            q, k_tile, v_tile, s_kn, s_vn, rows, first, Sq, Sk, diagonal,
+            WIN_LEFT, WIN_RIGHT, qk_scale, p_shift, HEAD_D, HEAD_DV, k_tile, 0, 0, 0,
+            BLOCK_M, BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, CAUSAL, HAS_LEFT, HAS_RIGHT,
+            NEG_SCALE, PRECISION, False,
+        )
+        o_ptrs = (o_ptr + head * s_oh + packed[:, None] * s_om
+                  + offs_dv[None, :].to(tl.int64) * s_od)
+        o_mask = (rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV)
+        tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=o_mask)
+        if STORE_LSE:
+            # lse is allocated here, contiguous (Hq, total_q).
+            tl.store(lse_ptr + head * TOTAL_Q + packed, lse, mask=rows < Sq)
+
+
+@triton.jit(do_not_specialize=["Sq", "H", "GROUP", "PAGE", "HEAD_D", "HEAD_DV", "WIN_LEFT",
+                               "WIN_RIGHT"])
+def _paged_kernel(
+    q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, table_ptr, seqlens_ptr, shift_ptr,
+    Sq, H, GROUP, PAGE, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT,
+    s_qb, s_qh, s_qm, s_qd,
+    s_kp, s_kn, s_kh, s_kd,
+    s_vp, s_vn, s_vh, s_vd,
+    s_ob, s_oh, s_om, s_od,
+    s_tb,
+    qk_scale,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    CAUSAL: tl.constexpr, NEG_SCALE: tl.constexpr, STORE_LSE: tl.constexpr,
+    PRECISION: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
+):
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(Sq, BLOCK_M)
+    m_blk = pid % num_m
+    pid_bh = pid // num_m
+    batch = (pid_bh // H).to(tl.int64)
+    head = pid_bh % H
+    kv_head = (head // GROUP).to(tl.int64)
+    head = head.to(tl.int64)
+    Sk = tl.load(seqlens_ptr + batch)
+    first = m_blk * BLOCK_M
+    rows = first + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, BLOCK_D)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    q_ptrs = (q_ptr + batch * s_qb + head * s_qh + rows[:, None].to(tl.int64) * s_qm
+              + offs_d[None, :].to(tl.int64) * s_qd)
+    q = _load_2d(q_ptrs, rows, Sq, offs_d, HEAD_D, True, PAD_D)
+    # Slot 0 of page 0 of this KV head: ``_attend_range`` adds each key's page and slot.
+    k_base = k_ptr + kv_head * s_kh + offs_d[None, :].to(tl.int64) * s_kd
+    v_base = v_ptr + kv_head * s_vh + offs_dv[None, :].to(tl.int64) * s_vd
+    table = table_ptr + batch * s_tb
+    p_shift = tl.load(shift_ptr + batch)
+    out, lse = _attend_rows(
+        q, k_base, v_base, s_kn, s_vn, rows, first, Sq, Sk, Sk - Sq,
+        WIN_LEFT, WIN_RIGHT, qk_scale, p_shift, HEAD_D, HEAD_DV, table, s_kp, s_vp, PAGE,
+        BLOCK_M, BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, CAUSAL, HAS_LEFT, HAS_RIGHT,
+        NEG_SCALE, PRECISION, True,
+    )
+    o_ptrs = (o_ptr + batch * s_ob + head * s_oh + rows[:, None].to(tl.int64) * s_om
+              + offs_dv[None, :].to(tl.int64) * s_od)
+    o_mask = (rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV)
+    tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=o_mask)
+    if STORE_LSE:
+        tl.store(lse_ptr + pid_bh.to(tl.int64) * Sq + rows, lse, mask=rows < Sq)
+
+
+# --------------------------------------------------------------------------
+# Validation and launchers
+# --------------------------------------------------------------------------
+
+
+def _check_lengths(name: str, t: object, size: int | None, device: torch.device) -> list[int]:
+    """An int32 1-D tensor on ``device`` (of ``size`` entries if given), as a list."""
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
+    if t.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {tuple(t.shape)}")
+    if t.dtype != torch.int32:
+        raise TypeError(f"{name} has dtype {t.dtype}; expected torch.int32")
+    if t.device != device:
+        raise ValueError(f"{name} is on {t.device}; expected {device}, the device of q")
+    if size is not None and t.shape[0] != size:
+        raise ValueError(f"{name} has {t.shape[0]} entries; expected {size}")
+    return t.tolist()
+
+
+def _check_prefix_sums(name: str, t: object, total: int, device: torch.device) -> list[int]:
+    cu = _check_lengths(name, t, None, device)
+    if not cu or cu[0] != 0:
+        raise ValueError(f"{name} must start at 0 (prefix sums of B + 1 entries), got {cu[:1]}")
+    if any(b < a for a, b in zip(cu, cu[1:], strict=False)):
+        raise ValueError(f"{name} must not decrease (sequence lengths are >= 0)")
+    if cu[-1] != total:
+        raise ValueError(f"{name} ends at {cu[-1]}, but the packed tensor has {total} rows")
+    return cu
+
+
+def _check_max(name: str, given: object, actual: int) -> int:
+    if given is None:
+        return actual
+    if isinstance(given, bool) or not isinstance(given, int):
+        raise TypeError(f"{name} must be an int or None, got {type(given).__name__}")
+    if given < actual:
+        raise ValueError(f"{name} is {given}, but a sequence has {actual}")
+    return given
+
+
+def _check_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, head_axis: int) -> None:
+    hq, hkv, hv = q.shape[head_axis], k.shape[head_axis], v.shape[head_axis]
+    if hv != hkv:
+        raise ValueError(f"v has {hv} heads but k has {hkv}; k and v must share their heads")
+    if hkv == 0 or hq % hkv:
+        raise ValueError(f"q has {hq} heads, not a multiple of k's {hkv} heads "
+                         "(GQA needs Hq % Hkv == 0, Hkv >= 1)")
+    d, dk, dv = q.shape[-1], k.shape[-1], v.shape[-1]
+    if dk != d:
+        raise ValueError(f"k has head dim {dk} but q has {d}; q and k must share D")
+    for what, dim in (("q/k head dim D", d), ("v head dim Dv", dv)):
+        if not 1 <= dim <= MAX_HEAD_DIM:
+            raise ValueError(f"{what} is {dim}; supported head dims are 1 to {MAX_HEAD_DIM}")
+
+
+def _shifts(v: torch.Tensor, key_counts: list[int]) -> torch.Tensor:
+    return torch.tensor([weight_shift(v.dtype, n) for n in key_counts], dtype=torch.float32,
+                        device=v.device)
+
+
+def _results(out: torch.Tensor, lse: torch.Tensor | None, return_lse: bool):
+    return (out, lse) if return_lse else out
+
+
+def flash_attention_varlen(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    cu_seqlens_q: torch.Tensor,
+    cu_seqlens_k: torch.Tensor,
+    *,
+    max_seqlen_q: int | None = None,
+    max_seqlen_k: int | None = None,
+    causal: bool = False,
+    scale: float | None = None,
+    alignment: str = "bottom_right",
+    window: tuple[int | None, int | None] | None = None,
+    input_precision: str = "ieee",
+    return_lse: bool = False,
+    out: torch.Tensor | None = None,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """Attention over a packed batch of sequences of different lengths.
+
+    q (total_q, Hq, D), k (total_k, Hkv, D), v (total_k, Hkv, Dv), any
+    strides; ``cu_seqlens_q``/``cu_seqlens_k`` int32 (B + 1,) prefix sums of
+    the sequences' query and key counts (zero-length sequences allowed).
+    Sequence b's queries attend to its own keys only, with ``causal``,
+    ``alignment`` and ``window`` as ``flash_attention`` applies them to a
+    (Sq_b, Sk_b) pair.  ``max_seqlen_*`` (default: computed) must be at
+    least the longest sequence.  Returns (total_q, Hq, Dv) in q's dtype, and
+    with ``return_lse`` the fp32 (Hq, total_q) LSE.  Not differentiable.
+    """
+    q = check_tensor("q", q, ndim=3)
+    k = check_tensor("k", k, ndim=3)
+    v = check_tensor("v", v, ndim=3)
+    check_same_dtype_device(("q", "k", "v"), (q, k, v))
+    if k.shape[0] != v.shape[0]:
+        raise ValueError(f"v has {v.shape[0]} keys but k has {k.shape[0]}; they must match")
+    _check_heads(q, k, v, 1)
+    check_flag(causal, "causal")
+    check_flag(return_lse, "return_lse")
+    check_choice(alignment, "alignment", ALIGNMENTS)
+    window = check_window(window)
+    check_computable((("q", q), ("k", k), ("v", v)))
+    cu_q = _check_prefix_sums("cu_seqlens_q", cu_seqlens_q, q.shape[0], q.device)
+    cu_k = _check_prefix_sums("cu_seqlens_k", cu_seqlens_k, k.shape[0], q.device)
+    if len(cu_q) != len(cu_k):
+        raise ValueError(f"cu_seqlens_q has {len(cu_q)} entries and cu_seqlens_k {len(cu_k)}; "
+                         "both are B + 1")
+    lens_q = [b - a for a, b in zip(cu_q, cu_q[1:], strict=False)]
+    lens_k = [b - a for a, b in zip(cu_k, cu_k[1:], strict=False)]
+    max_q = _check_max("max_seqlen_q", max_seqlen_q, max(lens_q, default=0))
+    max_k = _check_max("max_seqlen_k", max_seqlen_k, max(lens_k, default=0))
+    total_q, hq, d = q.shape
+    hkv, dv = k.shape[1], v.shape[2]
+    scale = d**-0.5 if scale is None else check_scale(scale)
+    precision = dot_precision(q.dtype, input_precision)
+    out = prepare_out(out, (total_q, hq, dv), q,
+                      inputs=(("q", q), ("k", k), ("v", v)))
+    lse = torch.empty((hq, total_q), dtype=torch.float32, device=q.device) if return_lse else None
+    batch = len(lens_q)
+    if total_q == 0 or batch == 0:
+        return _results(out, lse, return_lse)
+    # Window sizes are clipped by the longest pair: a side that wide excludes nothing.
+    dims = AttentionDims(batch, hq, hkv, max_q, max_k, d, dv, scale, 0)
+    sizes, flags = window_args(launch_window(window, causal, dims))
+    c = prefill_config(q.dtype, precision, d, dv)
+    grid = (_cdiv(max_q, c.block_m) * batch * hq,)
+    with _on_device_of(q):
+        _varlen_kernel[grid](
+            q, k, v, out, lse if lse is not None else out, cu_seqlens_q, cu_seqlens_k,
+            _shifts(v, lens_k),
+            max_q, total_q, hq, hq // hkv, d, dv, *sizes,
+            *q.stride(), *k.stride(), *v.stride(), *out.stride(),
+            scale * LOG2E,
+            **_head_meta(dims), CAUSAL=causal, TOP_LEFT=alignment == "top_left",
+            NEG_SCALE=scale < 0, STORE_LSE=lse is not None, PRECISION=precision, **flags,
+            BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps,
+            num_stages=c.num_stages,
+        )
+    return _results(out, lse, return_lse)
+
+
+def flash_attention_paged(
+    q: torch.Tensor,
+    k_cache: torch.Tensor,
+    v_cache: torch.Tensor,
+    block_table: torch.Tensor,
+    cache_seqlens: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    window: tuple[int | None, int | None] | None = None,
+    input_precision: str = "ieee",
+    return_lse: bool = False,
+    out: torch.Tensor | None = None,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """Attention of Sq new tokens per sequence over a paged KV cache.
+
+    q (B, Hq, Sq, D); k_cache (num_pages, page_size, Hkv, D), v_cache
+    (num_pages, page_size, Hkv, Dv), any strides; ``block_table`` int32
+    (B, max_pages_per_seq): sequence b's key j is slot ``j % page_size`` of
+    page ``block_table[b, j // page_size]``; ``cache_seqlens`` int32 (B,):
+    sequence b's key count, at least Sq (its last Sq keys are the new
+    tokens, so ``causal`` is bottom-right).  ``window`` as in
+    ``flash_attention``.  Returns (B, Hq, Sq, Dv) in q's dtype, and with
+    ``return_lse`` the fp32 (B, Hq, Sq) LSE.  Not differentiable.
+    """
+    q = check_tensor("q", q, ndim=4)
+    k_cache = check_tensor("k_cache", k_cache, ndim=4)
+    v_cache = check_tensor("v_cache", v_cache, ndim=4)
+    check_same_dtype_device(("q", "k_cache", "v_cache"), (q, k_cache, v_cache))
+    if k_cache.shape[:2] != v_cache.shape[:2]:
+        raise ValueError(f"k_cache has pages {tuple(k_cache.shape[:2])} and v_cache "
+                         f"{tuple(v_cache.shape[:2])}; (num_pages, page_size) must match")
+    _check_heads(q.transpose(1, 2), k_cache, v_cache, 2)
+    check_flag(causal, "causal")
+    check_flag(return_lse, "return_lse")
+    window = check_window(window)
+    check_computable((("q", q), ("k_cache", k_cache), ("v_cache", v_cache)))
+    b, hq, sq, d = q.shape
+    num_pages, page, hkv, _ = k_cache.shape
+    dv = v_cache.shape[-1]
+    table = block_table
+    if not isinstance(table, torch.Tensor) or table.ndim != 2:
+        raise TypeError("block_table must be a 2-D torch.Tensor (B, max_pages_per_seq)")
+    if table.dtype != torch.int32:
+        raise TypeError(f"block_table has dtype {table.dtype}; expected torch.int32")
+    if table.device != q.device or table.shape[0] != b:
+        raise ValueError(f"block_table must be ({b}, max_pages_per_seq) on {q.device}; "
+                         f"got {tuple(table.shape)} on {table.device}")
+    table = table.contiguous()  # the kernel reads a row's entries at unit stride
+    lens = _check_lengths("cache_seqlens", cache_seqlens, b, q.device)
+    for i, n in enumerate(lens):
+        if not sq <= n <= table.shape[1] * page:
+            raise ValueError(f"cache_seqlens[{i}] is {n}; expected Sq={sq} to "
+                             f"{table.shape[1] * page} (the table's pages x page_size)")
+        used = table[i, : _cdiv(n, page)].tolist() if page else []
+        if any(not 0 <= p < num_pages for p in used):
+            raise ValueError(f"block_table[{i}] names a page outside 0..{num_pages - 1} "
+                             f"among the {len(used)} its {n} keys use")
+    scale = d**-0.5 if scale is None else check_scale(scale)
+    precision = dot_precision(q.dtype, input_precision)
+    out = prepare_out(out, (b, hq, sq, dv), q,
+                      inputs=(("q", q), ("k_cache", k_cache), ("v_cache", v_cache)))
+    lse = torch.empty((b, hq, sq), dtype=torch.float32, device=q.device) if return_lse else None
+    if out.numel() == 0:
+        return _results(out, lse, return_lse)
+    dims = AttentionDims(b, hq, hkv, sq, max(lens), d, dv, scale, 0)
+    sizes, flags = window_args(launch_window(window, causal, dims))
+    c = prefill_config(q.dtype, precision, d, dv)
+    grid = (_cdiv(sq, c.block_m) * b * hq,)
+    with _on_device_of(q):
+        _paged_kernel[grid](
+            q, k_cache, v_cache, out, lse if lse is not None else out, table, cache_seqlens,
+            _shifts(v_cache, lens),
+            sq, hq, hq // hkv, page, d, dv, *sizes,
+            *q.stride(), *k_cache.stride(), *v_cache.stride(), *out.stride(), table.stride(0),
+            scale * LOG2E,
+            **_head_meta(dims), CAUSAL=causal, NEG_SCALE=scale < 0,
+            STORE_LSE=lse is not None, PRECISION=precision, **flags,
+            BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps,
+            num_stages=c.num_stages,
+        )
+    return _results(out, lse, return_lse)
+
+

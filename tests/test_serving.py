@@ -1,0 +1,240 @@
+"""Serving kernels: packed variable-length batches and paged KV caches.
+
+Each sequence is checked against the float64 oracle within its derived
+bounds, and against ``flash_prefill`` run on that sequence alone, bit for
+bit (the same tiles, block boundaries and overflow guard: the bits must
+agree).  Paged caches get shuffled pages, pages shared between sequences,
+table entries past a sequence's pages that name a NaN-filled page, and NaN
+in every slot past a sequence's length: none of it may reach an output.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnfuzz.kernels import flash_attention_paged, flash_attention_varlen, flash_prefill
+from attnfuzz.properties import backend
+from attnfuzz.reference import attention_bounds, attention_parts, compare
+
+from .support import DTYPES, require_dtype
+
+DEV = backend.device()
+# Interpreted launches cost per program and loop trip: few, small examples.
+SERVING = settings(max_examples=8 if backend.interpreting() else 60, deadline=None,
+                   database=None)
+# 0 and 1, one past and one short of a 64-key block, and one long sequence.
+LENGTHS = st.one_of(st.sampled_from([0, 1, 2, 63, 64, 65]), st.integers(0, 20),
+                    st.integers(66, 140))
+GQA = st.sampled_from([(1, 1), (2, 1), (4, 2), (3, 1), (6, 2)])
+DIMS = st.sampled_from([(16, 16), (24, 16), (40, 24), (8, 32)])
+WINDOWS = st.one_of(st.none(), st.tuples(st.sampled_from([None, 0, 1, 7, 70]),
+                                         st.sampled_from([None, 0, 3])))
+
+
+def _prefix(lengths: list[int]) -> torch.Tensor:
+    return torch.tensor([0, *itertools.accumulate(lengths)], dtype=torch.int32, device=DEV)
+
+
+def _within_oracle(got, lse, q, k, v, *, causal, scale, alignment, window, dtype):
+    """got (1, Hq, Sq, Dv) and its LSE within their bounds of the float64 oracle."""
+    parts = attention_parts(q.double().cpu(), k.double().cpu(), v.double().cpu(), causal=causal,
+                            scale=scale, alignment=alignment, window=window)
+    bounds = attention_bounds(q, k, v, parts, scale=scale)
+    for verdict in (compare("out", got, parts["out"], bounds["out"], dtype=dtype),
+                    compare("lse", lse, parts["lse"], bounds["lse"])):
+        assert verdict.ok, verdict.describe()
+
+
+def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return bool(((a == b) | (a.isnan() & b.isnan())).all()) and a.shape == b.shape
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@SERVING
+@given(data=st.data())
+def test_varlen_is_each_sequence_alone(dtype, data):
+    require_dtype(dtype)
+    dt = getattr(torch, dtype)
+    lens_q = data.draw(st.lists(LENGTHS, min_size=0, max_size=4), label="lens_q")
+    lens_k = data.draw(st.lists(LENGTHS, min_size=len(lens_q), max_size=len(lens_q)),
+                       label="lens_k")
+    (group, hkv), (d, dv) = data.draw(GQA, label="gqa"), data.draw(DIMS, label="dims")
+    hq = group * hkv
+    causal = data.draw(st.booleans(), label="causal")
+    alignment = data.draw(st.sampled_from(["bottom_right", "top_left"]), label="alignment")
+    window = data.draw(WINDOWS, label="window")
+    gen = torch.Generator(device=DEV).manual_seed(data.draw(st.integers(0, 2**31), label="seed"))
+    total_q, total_k = sum(lens_q), sum(lens_k)
+    # q's rows padded (a slice of a wider buffer), k stored head-major, v packed.
+    q = torch.randn(total_q, hq, d + 3, generator=gen, device=DEV).to(dt)[..., :d]
+    k = torch.randn(hkv, total_k, d, generator=gen, device=DEV).to(dt).transpose(0, 1)
+    v = torch.randn(total_k, hkv, dv, generator=gen, device=DEV).to(dt)
+    out, lse = flash_attention_varlen(q, k, v, _prefix(lens_q), _prefix(lens_k), causal=causal,
+                                      alignment=alignment, window=window, return_lse=True)
+    assert out.shape == (total_q, hq, dv) and lse.shape == (hq, total_q)
+    scale = d**-0.5
+    starts = zip(itertools.accumulate([0, *lens_q]), itertools.accumulate([0, *lens_k]),
+                 strict=True)
+    for a, b, (qa, ka) in zip(lens_q, lens_k, starts, strict=False):
+        one = [t[s:s + n].transpose(0, 1)[None] for t, s, n in ((q, qa, a), (k, ka, b),
+                                                                (v, ka, b))]
+        got = out[qa:qa + a].transpose(0, 1)[None]
+        got_lse = lse[:, qa:qa + a][None]
+        alone, alone_lse = flash_prefill(*one, causal=causal, alignment=alignment, window=window,
+                                         return_lse=True)
+        assert _same_bits(got, alone) and _same_bits(got_lse, alone_lse), (a, b)
+        _within_oracle(got, got_lse, *one, causal=causal, scale=scale, alignment=alignment,
+                       window=window, dtype=dt)
+
+
+def _paged_cache(gen, keys, vals, page, spare, shared):
+    """Pages for each sequence's keys in shuffled order, ``spare`` NaN pages
+    that every unused table entry names, and NaN in every slot past a
+    sequence's length.  With ``shared``, sequence 1 reuses sequence 0's first
+    page (the same keys: a shared prompt prefix)."""
+    hkv, d, dv = keys[0].shape[0], keys[0].shape[-1], vals[0].shape[-1]
+    counts = [-(-k.shape[1] // page) for k in keys]
+    if shared:
+        counts[1] -= 1
+    n_pages = sum(counts) + spare
+    order = torch.randperm(n_pages, generator=gen, device="cpu").tolist()
+    kc = torch.full((n_pages, page, hkv, d), float("nan"), dtype=keys[0].dtype, device=DEV)
+    vc = torch.full((n_pages, page, hkv, dv), float("nan"), dtype=vals[0].dtype, device=DEV)
+    width = max(max(-(-k.shape[1] // page) for k in keys), 1) + 1
+    table = torch.full((len(keys), width), order[-1], dtype=torch.int32)  # a NaN page
+    fresh = iter(order)
+    for b, (k, v) in enumerate(zip(keys, vals, strict=True)):
+        for j in range(-(-k.shape[1] // page)):
+            p = int(table[0, 0]) if shared and b == 1 and j == 0 else next(fresh)
+            table[b, j] = p
+            n = min(page, k.shape[1] - j * page)
+            kc[p, :n] = k[:, j * page:j * page + n].transpose(0, 1)
+            vc[p, :n] = v[:, j * page:j * page + n].transpose(0, 1)
+    return kc, vc, table.to(DEV)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@SERVING
+@given(data=st.data())
+def test_paged_is_the_contiguous_cache(dtype, data):
+    require_dtype(dtype)
+    dt = getattr(torch, dtype)
+    b = data.draw(st.integers(1, 3), label="batch")
+    sq = data.draw(st.sampled_from([1, 2, 5, 17]), label="sq")
+    lens = data.draw(st.lists(st.one_of(st.sampled_from([sq, 63, 64, 65]), st.integers(sq, 140)),
+                              min_size=b, max_size=b), label="cache_seqlens")
+    page = data.draw(st.sampled_from([1, 3, 16, 64, 256]), label="page_size")
+    shared = b >= 2 and min(lens[:2]) > page and data.draw(st.booleans(), label="shared")
+    (group, hkv), (d, dv) = data.draw(GQA, label="gqa"), data.draw(DIMS, label="dims")
+    hq = group * hkv
+    causal = data.draw(st.booleans(), label="causal")
+    window = data.draw(WINDOWS, label="window")
+    gen = torch.Generator(device=DEV).manual_seed(data.draw(st.integers(0, 2**31), label="seed"))
+    keys = [torch.randn(hkv, n, d, generator=gen, device=DEV).to(dt) for n in lens]
+    vals = [torch.randn(hkv, n, dv, generator=gen, device=DEV).to(dt) for n in lens]
+    if shared:
+        keys[1][:, :page], vals[1][:, :page] = keys[0][:, :page], vals[0][:, :page]
+    kc, vc, table = _paged_cache(torch.Generator().manual_seed(int(lens[0])), keys, vals, page,
+                                 spare=data.draw(st.integers(1, 2), label="spare"),
+                                 shared=shared)
+    q = torch.randn(b, hq, sq, d, generator=gen, device=DEV).to(dt)
+    seqlens = torch.tensor(lens, dtype=torch.int32, device=DEV)
+    out, lse = flash_attention_paged(q, kc, vc, table, seqlens, causal=causal, window=window,
+                                     return_lse=True)
+    for i in range(b):
+        one = (q[i:i + 1], keys[i][None], vals[i][None])
+        alone, alone_lse = flash_prefill(*one, causal=causal, window=window, return_lse=True)
+        assert _same_bits(out[i:i + 1], alone) and _same_bits(lse[i:i + 1], alone_lse), i
+        _within_oracle(out[i:i + 1], lse[i:i + 1], *one, causal=causal, scale=d**-0.5,
+                       alignment="bottom_right", window=window, dtype=dt)
+    # The same cache with its pages in another order, and the table with them.
+    perm = torch.randperm(kc.shape[0], generator=torch.Generator().manual_seed(1)).to(DEV)
+    inverse = torch.empty_like(perm)
+    inverse[perm] = torch.arange(perm.numel(), device=DEV)
+    moved = flash_attention_paged(q, kc[perm], vc[perm], inverse[table.long()].int(), seqlens,
+                                  causal=causal, window=window)
+    assert _same_bits(moved, out)
+
+
+def _varlen_args(**change):
+    q = torch.zeros(5, 2, 8, device=DEV)
+    k = torch.zeros(7, 1, 8, device=DEV)
+    args = dict(q=q, k=k, v=torch.zeros(7, 1, 8, device=DEV),
+                cu_seqlens_q=_prefix([2, 3]), cu_seqlens_k=_prefix([3, 4]))
+    args.update(change)
+    return args
+
+
+VARLEN_MISTAKES = [
+    (dict(cu_seqlens_q=_prefix([2, 3]).long()), TypeError, "cu_seqlens_q has dtype"),
+    (dict(cu_seqlens_q=_prefix([2, 3])[1:]), ValueError, "must start at 0"),
+    (dict(cu_seqlens_k=torch.tensor([0, 5, 4, 7], dtype=torch.int32, device=DEV)), ValueError,
+     "must not decrease"),
+    (dict(cu_seqlens_k=_prefix([3, 3])), ValueError, "ends at 6, but the packed tensor has 7"),
+    (dict(cu_seqlens_k=_prefix([3, 2, 2])), ValueError, r"both are B \+ 1"),
+    (dict(cu_seqlens_q=[0, 2, 5]), TypeError, "cu_seqlens_q must be a torch.Tensor"),
+    (dict(max_seqlen_q=2), ValueError, "max_seqlen_q is 2, but a sequence has 3"),
+    (dict(max_seqlen_k=4.0), TypeError, "max_seqlen_k must be an int"),
+    (dict(q=torch.zeros(5, 3, 8, device=DEV), k=torch.zeros(7, 2, 8, device=DEV),
+          v=torch.zeros(7, 2, 8, device=DEV)), ValueError, "not a multiple of k's 2 heads"),
+    (dict(q=torch.zeros(2, 5, 2, 8, device=DEV)), ValueError, "q must have 3 dimensions"),
+    (dict(v=torch.zeros(6, 1, 8, device=DEV)), ValueError, "v has 6 keys but k has 7"),
+]
+
+
+@pytest.mark.parametrize(("change", "error", "message"), VARLEN_MISTAKES)
+def test_varlen_mistakes_are_named(change, error, message):
+    with pytest.raises(error, match=message):
+        flash_attention_varlen(**_varlen_args(**change))
+
+
+def _paged_args(**change):
+    args = dict(q=torch.zeros(2, 2, 3, 8, device=DEV),
+                k_cache=torch.zeros(4, 4, 1, 8, device=DEV),
+                v_cache=torch.zeros(4, 4, 1, 8, device=DEV),
+                block_table=torch.tensor([[0, 1], [2, 3]], dtype=torch.int32, device=DEV),
+                cache_seqlens=torch.tensor([5, 3], dtype=torch.int32, device=DEV))
+    args.update(change)
+    return args
+
+
+PAGED_MISTAKES = [
+    (dict(cache_seqlens=torch.tensor([2, 3], dtype=torch.int32, device=DEV)), ValueError,
+     r"cache_seqlens\[0\] is 2; expected Sq=3 to 8"),
+    (dict(cache_seqlens=torch.tensor([9, 3], dtype=torch.int32, device=DEV)), ValueError,
+     r"cache_seqlens\[0\] is 9"),
+    (dict(block_table=torch.tensor([[0, 4], [2, 3]], dtype=torch.int32, device=DEV)),
+     ValueError, r"block_table\[0\] names a page outside 0..3"),
+    (dict(block_table=torch.tensor([[0, 1], [2, 3]], device=DEV)), TypeError,
+     "block_table has dtype"),
+    (dict(block_table=torch.tensor([[0, 1]], dtype=torch.int32, device=DEV)), ValueError,
+     r"block_table must be \(2, max_pages_per_seq\)"),
+    (dict(cache_seqlens=torch.tensor([5], dtype=torch.int32, device=DEV)), ValueError,
+     "cache_seqlens has 1 entries; expected 2"),
+    (dict(v_cache=torch.zeros(4, 2, 1, 8, device=DEV)), ValueError,
+     r"\(num_pages, page_size\) must match"),
+]
+
+
+@pytest.mark.parametrize(("change", "error", "message"), PAGED_MISTAKES)
+def test_paged_mistakes_are_named(change, error, message):
+    with pytest.raises(error, match=message):
+        flash_attention_paged(**_paged_args(**change))
+
+
+def test_an_unused_table_entry_may_name_any_page():
+    # Only the entries a sequence's keys use are read (or checked).
+    table = torch.tensor([[0, 1], [2, -1]], dtype=torch.int32, device=DEV)
+    out = flash_attention_paged(**_paged_args(block_table=table))
+    assert out.isfinite().all()
+
+
+def test_inputs_that_require_grad_are_refused():
+    q = torch.zeros(5, 2, 8, device=DEV, requires_grad=True)
+    with pytest.raises(ValueError, match="q requires grad"):
+        flash_attention_varlen(**_varlen_args(q=q))
