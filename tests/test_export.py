@@ -4,9 +4,10 @@ The script must stand alone: it runs here in a new process that cannot import
 attnfuzz at all (``sys.modules["attnfuzz"] = None``), from a temporary
 directory, with only the user module's directory on ``PYTHONPATH``.  Dumps
 come from the planted-bug functions of ``tests/user_attention.py`` (written
-with ``harness.write_dump``, their diagnosis from a real run), from the
-committed GPU dumps of PyTorch's SDPA backends, and from a crashing function.
-Cases are fixed; their values come from their own seeds.
+with ``harness.write_dump``, their diagnosis from a real run), from backward
+bugs planted on top of them (``GRAD_MODULE``), from ``sdpa_math``'s backward,
+from the committed GPU dumps of PyTorch's SDPA backends, and from a crashing
+function.  Cases are fixed; their values come from their own seeds.
 """
 
 from __future__ import annotations
@@ -17,13 +18,16 @@ import runpy
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import torch
 
-from attnfuzz.properties import checks
-from attnfuzz.properties.model.cases import AttentionCase, MatmulCase
+from attnfuzz.properties import checks, implementations
+from attnfuzz.properties.checks.execution import execute_backward
+from attnfuzz.properties.checks.gradients import gradient_oracle
+from attnfuzz.properties.model.cases import AttentionCase, MatmulCase, with_inputs
 from attnfuzz.properties.model.layouts import named
 from attnfuzz.properties.model.values import Values
 from attnfuzz.properties.run import cli, export, harness
@@ -60,11 +64,41 @@ CASES = {
 }
 FUNCTIONS = {"attnfuzz": "mine", "sdpa": "sdpa_like", "flash_attn": "flash_like"}
 
+# Backward bugs under a right forward, next to a copy of tests/user_attention.py
+# (a sibling import, as a user's module would make).
+GRAD_MODULE = '''\
+from user_attention import mine
 
-def _dump(root: Path, impl: str, case: AttentionCase, **kw) -> Path:
+
+def right(q, k, v, **kw):
+    return mine(q, k, v, **kw)
+
+
+def dk_doubled(q, k, v, **kw):
+    # The same k (k - k.detach() is 0), but twice its gradient.
+    return mine(q, k.detach() + 2 * (k - k.detach()), v, **kw)
+
+
+def dv_detached(q, k, v, **kw):
+    # v cut from the graph: autograd gives no dV, which is a zero dV.
+    return mine(q, k, v.detach(), **kw)
+'''
+# A backward case of the attnfuzz convention's, with a strided dO.
+GRAD_CASE = replace(CASES["attnfuzz"], backward=True, do_layout=named("slice_d"))
+# sdpa_math's backward where the first 3 query rows see no key: their dq must be
+# exact zeros, and float64 autograd must not make them NaN.
+BLIND_CASE = AttentionCase(
+    batch=1, hq=4, hkv=2, sq=6, sk=3, d=8, dv=8, dtype="float16", causal=True,
+    alignment="bottom_right", q_layout=named("slice_s"), k_layout=named("expand_heads"),
+    v_layout=named("d_major"), values=Values("normal", 1.0, seed=4), backward=True,
+    do_layout=named("offset"),
+)
+
+
+def _dump(root: Path, impl: str, case: AttentionCase, prop: str = "oracle", **kw) -> Path:
     """A dump of ``impl`` on ``case``, its diagnosis from running it (as a campaign's)."""
-    bad = checks.failures(harness.run_property("oracle", impl, case))
-    return harness.write_dump("oracle", impl, case, bad, root=root, **kw)
+    bad = checks.failures(harness.run_property(prop, impl, case))
+    return harness.write_dump(prop, impl, case, bad, root=root, **kw)
 
 
 def _user_dump(tmp_path: Path, convention: str, buggy: bool = True) -> Path:
@@ -186,6 +220,91 @@ def test_the_scripts_inputs_are_the_saved_tensors_bit_for_bit(tmp_path, dtype):
     _assert_bit_exact(_as_module(script).inputs(), _saved(dump))
 
 
+def _grad_module(tmp_path: Path) -> Path:
+    user = tmp_path / "user" / "grad_attention.py"
+    user.parent.mkdir()
+    shutil.copy(ROOT / "tests" / "user_attention.py", user.parent)
+    user.write_text(GRAD_MODULE)
+    return user
+
+
+@pytest.mark.parametrize(("function", "grad"), [("dk_doubled", "dk"), ("dv_detached", "dv")])
+def test_a_wrong_backward_fails_its_script_and_the_right_one_passes(tmp_path, function, grad):
+    user = _grad_module(tmp_path)
+    dump = _dump(tmp_path / "dumps", f"{user}:{function}@attnfuzz", GRAD_CASE, "gradients")
+    assert {d["check"] for d in harness.load_dump(dump)[1]["diagnosis"]} == {grad}
+    script = tmp_path / "repro.py"
+    text = _export(dump, script)
+    assert "Property: gradients (after a backward with the dO below" in _prose(text)
+    _assert_bit_exact(_as_module(script).inputs(), _saved(dump))  # dO too
+
+    run = _run(script, tmp_path)  # imported by its path: nothing on PYTHONPATH
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert f"FAIL {grad}:" in out and "ok out:" in out, out
+    assert all(f"ok {g}:" in out for g in {"dq", "dk", "dv"} - {grad}), out
+    assert "agree with the embedded dq, dk, dv" in out, out
+    assert f"AssertionError: outside the bound or wrong: {grad}" in run.stderr, run.stderr
+
+    fixed = tmp_path / "fixed.py"
+    fixed.write_text(text.replace(f'FUNCTION = "{function}"', 'FUNCTION = "right"'))
+    run = _run(fixed, tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert all(f"ok {g}:" in run.stdout for g in ("out", "dq", "dk", "dv")), run.stdout
+    assert run.stdout.strip().endswith("OK: within bound"), run.stdout
+
+
+def test_the_scripts_backward_is_the_harness_and_its_float64_gradients_the_oracles(tmp_path):
+    dump = _dump(tmp_path / "dumps", "sdpa_math", BLIND_CASE, "gradients")
+    assert not harness.load_dump(dump)[1]["diagnosis"], "attnfuzz passes sdpa_math here"
+    script = tmp_path / "repro.py"
+    _export(dump, script)
+    repro = _as_module(script)
+    cpu = repro.inputs()
+    plain = repro.reference_grads(cpu["q"], cpu["k"], cpu["v"], cpu["do"])
+    size = repro.terms(cpu)
+    for name in ("dq", "dk", "dv"):
+        want = repro._tensor(repro.WANT[name])
+        assert plain[name].shape == want.shape and bool(plain[name].isfinite().all()), name
+        worst = float(((plain[name] - want).abs() / (want.abs() + size[name])).nan_to_num().max())
+        assert worst < 1e-12, (name, worst)  # float64 rounding, far below the 1e-9 checked
+        assert repro.agrees(name, plain[name], want, size[name])
+        # Expected values off by a hundredth of their bound are caught (where the exact
+        # value is not an exact 0, as the dq of a row that sees no key is).
+        off = torch.where(size[name] > 0, want + repro._tensor(repro.BOUND[name]) / 100, want)
+        assert not repro.agrees(name, plain[name], off, size[name]), name
+    assert bool((plain["dq"][:, :, :3] == 0).all()), "rows that see no key have dq = 0"
+    # The embedded values and bounds are attnfuzz's gradient oracle's, bit for bit.
+    _, _, case, saved = harness.load_dump(dump)
+    built = with_inputs(case, saved)
+    for name, (want, bound) in gradient_oracle(case, built).items():
+        assert torch.equal(repro._tensor(repro.WANT[name]), want), name
+        assert torch.equal(repro._tensor(repro.BOUND[name]), bound), name
+
+    # backward() differentiates the call on leaves that are the exact views, as the
+    # harness does, and gets the harness's bits.
+    seen, call = {}, repro.call
+
+    def spy(q, k, v):
+        seen.update(q=q, k=k, v=v)
+        return call(q, k, v)
+
+    repro.call = spy
+    x = repro.inputs()
+    got = repro.backward(x["q"], x["k"], x["v"], x["do"])
+    for role, t in seen.items():
+        assert t.is_leaf and t.requires_grad, role
+        assert (t.data_ptr(), t.stride()) == (x[role].data_ptr(), x[role].stride()), role
+    ran = execute_backward(implementations.get("sdpa_math"), case, built)
+    assert torch.equal(got["out"], ran.results["out"])
+    assert all(torch.equal(got[n], ran.grads[n]) for n in ("dq", "dk", "dv"))
+
+    run = _run(script, tmp_path)  # attnfuzz's verdict, by the script alone
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "ok dq: 0 of 192 elements outside" in run.stdout, run.stdout
+    assert run.stdout.strip().endswith("OK: within bound"), run.stdout
+
+
 def test_a_crash_is_left_to_show(tmp_path):
     user = tmp_path / "user" / "crashy.py"
     user.parent.mkdir()
@@ -253,13 +372,18 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
     good = _user_dump(tmp_path, "attnfuzz")
     metamorphic = harness.write_dump("metamorphic", f"{MODULE}:mine@attnfuzz", CASES["attnfuzz"],
                                      [], root=tmp_path / "m")
+    relations = harness.write_dump("gradient_relations", f"{MODULE}:mine@attnfuzz", GRAD_CASE,
+                                   [], root=tmp_path / "r")
     builtin = harness.write_dump("oracle", "matmul", MatmulCase(), [], root=tmp_path / "b")
     not_a_dump = tmp_path / "empty"
     not_a_dump.mkdir()
     rows = [
         (not_a_dump, "repro.py", "no case.json"),
         (tmp_path / "nonexistent", "repro.py", "not found"),
-        (metamorphic, "repro.py", "oracle dumps only"),
+        (metamorphic, "repro.py", "a metamorphic dump: --export writes scripts for oracle "
+         "and gradients dumps only"),
+        (relations, "repro.py", "a gradient_relations dump: --export writes scripts for "
+         "oracle and gradients dumps only"),
         (builtin, "repro.py", "matmul is not exported"),
         (good, str(tmp_path / "no" / "such" / "dir" / "repro.py"), "cannot write the script"),
         (good, str(tmp_path), "cannot write the script"),

@@ -12,32 +12,38 @@ test).  It reads top to bottom:
    imported function ``MODULE`` and ``FUNCTION``, which a reader may edit to
    try a fixed version;
 3. the data: each input's whole NaN-filled buffer with its dtype, shape,
-   strides and storage offset (``INPUTS``), then attnfuzz's float64 expected
-   output and LSE (``WANT``) and their per-element bounds (``BOUND``), all
-   computed by attnfuzz's own oracle at export time.  A buffer is its raw
+   strides and storage offset (``INPUTS``; a gradients dump's dO too), then
+   attnfuzz's float64 expected output and LSE (``WANT``; and dq, dk, dv for
+   a gradients dump) and their per-element bounds (``BOUND``), all computed
+   by attnfuzz's own oracles at export time.  A buffer is its raw
    little-endian bytes, zlib-compressed and base64-encoded: every value,
    NaN, inf, fp16 and bf16 included, comes back bit for bit;
 4. ``inputs(device)``: the exact views again, by ``torch.as_strided`` on
    the buffer rebuilt on that device (a copy to the GPU would not keep a
    layout); importing the script runs nothing else, so it is testable alone;
 5. ``call(q, k, v)``: the implementation called as the harness calls it,
-   written out in plain torch;
-6. ``reference(q, k, v)``: attention from its definition in float64, which
-   the script checks against the embedded expected values to 1e-9, so that
-   a reader need not trust attnfuzz's oracle unseen;
-7. ``main()``: runs the call, prints got / want / bound / error at the worst
-   element, how many elements are outside the bound and how many are not
-   finite, checks that the inputs are unchanged, and ends with an assert:
-   exit status 1 while the bug is present, 0 ("OK: within bound") once it
-   is fixed, 2 where it cannot run (no CUDA GPU for a GPU dump).
+   written out in plain torch; for a gradients dump also ``backward(q, k,
+   v, do)``: the call on leaves made from the exact views, differentiated
+   by ``torch.autograd.grad`` with dO, as the harness differentiates it;
+6. ``reference(q, k, v)``: attention from its definition in float64 (and
+   ``reference_grads``: float64 autograd through it), which the script
+   checks against the embedded expected values to 1e-9, so that a reader
+   need not trust attnfuzz's oracles unseen;
+7. ``main()``: runs the call (or the backward), prints for the output (and
+   each gradient) got / want / bound / error at the worst element, how many
+   elements are outside the bound and how many are not finite, checks that
+   the inputs are unchanged, and ends with an assert: exit status 1 while
+   the bug is present, 0 ("OK: within bound") once it is fixed, 2 where it
+   cannot run (no CUDA GPU for a GPU dump).
 
-Exported are oracle dumps (other properties compare runs with each other,
-which only attnfuzz can redo) of PyTorch's SDPA backends (``sdpa_*``) and of
-imported ``MODULE:FUNCTION@CONVENTION`` functions.  attnfuzz's own kernels
-are refused: their upstream is this project, and ``attnfuzz replay`` is
-their reproducer.  A crash dump's script makes the call and lets the
-exception show; a dump written when the GPU faulted (no result was
-recorded) does the same, with a note on how to pin the fault down.
+Exported are oracle and gradients dumps (other properties compare runs with
+each other, which only attnfuzz can redo) of PyTorch's SDPA backends
+(``sdpa_*``) and of imported ``MODULE:FUNCTION@CONVENTION`` functions.
+attnfuzz's own kernels are refused: their upstream is this project, and
+``attnfuzz replay`` is their reproducer.  A crash dump's script makes the
+call and lets the exception show; a dump written when the GPU faulted (no
+result was recorded) does the same, with a note on how to pin the fault
+down.
 """
 
 from __future__ import annotations
@@ -50,6 +56,8 @@ from pathlib import Path
 
 import torch
 
+from attnfuzz.properties.checks.execution import GRADS
+from attnfuzz.properties.checks.gradients import gradient_oracle
 from attnfuzz.properties.checks.oracle import EXPECTED
 from attnfuzz.properties.implementations import conventions, sdpa
 from attnfuzz.properties.model.cases import AttentionCase, with_inputs
@@ -60,6 +68,12 @@ CHUNK = 76  # base64 characters a line
 # A script of a few MB is still something to attach; a larger dump (the
 # tests of > 2**31-element tensors) is not, and would take minutes to write.
 MAX_BYTES = 16 << 20
+# The properties a script can redo alone, each judging one run against an oracle.
+EXPORTED = {
+    "oracle": "every output within its derived error bound of the float64 reference",
+    "gradients": "after a backward with the dO below, the output and dq, dk, dv each within "
+                 "its derived error bound of the float64 reference",
+}
 
 
 class ExportError(DumpError):
@@ -87,10 +101,10 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     """The reproducer's text for the dump at ``path`` (``export`` without the file)."""
     where, record, case, saved = load_dump(path)
     prop, impl = record["property"], record["implementation"]
-    if prop != "oracle":
+    if prop not in EXPORTED:
         raise ExportError(
-            f"{where}: a {prop} dump: --export writes scripts for oracle dumps only "
-            "(this property compares runs that only attnfuzz can redo; use attnfuzz replay)"
+            f"{where}: a {prop} dump: --export writes scripts for oracle and gradients dumps "
+            "only (this property compares runs that only attnfuzz can redo; use attnfuzz replay)"
         )
     target = _target(impl)
     if target is None or not isinstance(case, AttentionCase):
@@ -105,7 +119,14 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     if size > MAX_BYTES:
         raise ExportError(f"{where}: its inputs are {size >> 20} MiB, too large to embed in a "
                           f"script (at most {MAX_BYTES >> 20} MiB)")
-    expected = EXPECTED[case.kind](case, with_inputs(case, saved))
+    backward = prop == "gradients"
+    if backward and "do" not in saved:
+        raise ExportError(f"{where}: a gradients dump without a dO (not a backward case)")
+    built = with_inputs(case, saved)
+    expected = EXPECTED[case.kind](case, built)
+    if backward:  # rounded to the inputs' dtype, as attnfuzz judges them
+        grads = gradient_oracle(case, built)
+        expected.update({n: (*grads[n], case.torch_dtype) for n in GRADS})
     found_on_gpu = (record.get("versions") or {}).get("backend") == "gpu"
     gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
     device = "cuda" if found_on_gpu or gpu_only else "cpu"
@@ -116,8 +137,10 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
         _data(saved, expected),
         _INPUTS_CODE,
         _call(case, target),
+        *([_BACKWARD_CODE] if backward else []),
         _CHECK_CODE,
-        _main(record, name),
+        *([_GRADIENT_CHECK_CODE] if backward else []),
+        _main(record, name, backward),
     ]
     # One blank line after the header and between the settings; two between the rest (PEP 8).
     head, code = parts[:3], parts[3:]
@@ -230,9 +253,10 @@ def _finding(record: dict) -> tuple[str, str]:
                     f"got {d.get('got')}, want {d.get('want')}, |error| {_num(d.get('error'))}, "
                     f"bound {_num(d.get('bound'))}")
     checks = ", ".join(dict.fromkeys(str(d.get("check")) for d in diagnosis))
+    how = " and differentiated with the dO below" if record["property"] == "gradients" else ""
     return ("; ".join(said),
-            f"Passed the inputs below, the implementation returns a result ({checks}) with "
-            "elements outside the error bound that attnfuzz derives for this dtype, these "
+            f"Passed the inputs below{how}, the implementation returns a result ({checks}) "
+            "with elements outside the error bound that attnfuzz derives for this dtype, these "
             "lengths and these values.")
 
 
@@ -246,10 +270,11 @@ def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, .
     versions = record.get("versions") or {}
     found = ", ".join(f"{k} {v}" for k, v in versions.items()) or "not recorded"
     needs = " and the module under test" if target[0] == "imported" else ""
+    prop = record["property"]
     said = [
         f"Case: {case.describe()}",
         f"Mask: {_mask_words(case)}",
-        "Property: oracle (every output within its derived error bound of the float64 reference)",
+        f"Property: {prop} ({EXPORTED[prop]})",
         f"Implementation: {_describe_target(target)}",
         f"Found with: {found}",
         f"attnfuzz recorded: {recorded}",
@@ -269,7 +294,10 @@ def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, .
         *(line for text in said for line in _comment(text, hang="    ")),
         "#",
         *_comment(f"What it shows: {shows}", hang="    "),
-        "# Expected: output within the bound; rows that see no key are 0; the inputs unchanged.",
+        *_comment("Expected: output within the bound; rows that see no key are 0; the inputs "
+                  "unchanged." if prop == "oracle" else "Expected: output, dq, dk, dv within "
+                  "their bounds; rows that see no key are 0 in the output and dq and add "
+                  "nothing to dk, dv; the inputs and dO unchanged.", hang="    "),
         "#",
         *_comment(run, hang="    "),
     ]
@@ -364,24 +392,38 @@ def _table(name: str, tensors: dict[str, torch.Tensor]) -> list[str]:
     return lines + ["}"]
 
 
+def _dtypes(expected: dict, names: list[str]) -> list[str]:
+    """``RESULT_DTYPE``: the dtype each result is rounded to, one line while it fits."""
+    items = [f'"{n}": {expected[n][2]}' for n in names]
+    one = "RESULT_DTYPE = {" + ", ".join(items) + "}"
+    return [one] if len(one) <= WIDTH else ["RESULT_DTYPE = {", *(f"    {i}," for i in items), "}"]
+
+
 def _data(saved: dict[str, torch.Tensor], expected: dict) -> str:
+    names = [n for n in ("out", "lse", *GRADS) if n in expected]
     # Fresh contiguous float64 copies: a view of the oracle's would embed its whole storage.
     fresh = torch.contiguous_format
-    want = {n: expected[n][0].detach().double().clone(memory_format=fresh) for n in ("out", "lse")}
-    bound = {n: expected[n][1].detach().double().clone(memory_format=fresh) for n in ("out", "lse")}
+    want = {n: expected[n][0].detach().double().clone(memory_format=fresh) for n in names}
+    bound = {n: expected[n][1].detach().double().clone(memory_format=fresh) for n in names}
+    backward = "dq" in expected
     lines = [
-        "# The inputs.  Each is a view into a larger buffer that holds NaN besides the view's",
-        "# elements, so a read outside the view would show as NaN in the output.  A buffer is",
-        "# its raw little-endian bytes, zlib-compressed and base64-encoded: every value comes",
-        "# back bit for bit.  inputs() below rebuilds the views with torch.as_strided.",
+        "# The inputs" + (" and dO, the gradient of the output that the backward is given." if
+                          backward else "."),
+        "# Each is a view into a larger buffer that holds NaN besides the view's elements, so a",
+        "# read outside the view would show as NaN in the result.  A buffer is its raw",
+        "# little-endian bytes, zlib-compressed and base64-encoded: every value comes back bit",
+        "# for bit.  inputs() below rebuilds the views with torch.as_strided.",
         *_table("INPUTS", dict(saved)),
         "",
         "# attnfuzz's float64 oracle, computed when this script was written: the exact results",
         "# (reference() below recomputes them plainly and must agree to 1e-9) and the bound",
         "# on each element's error, derived from the dtype, the lengths of the sums and the",
         "# values.  The LSE is checked if the implementation returns one.",
+        *(["# dq, dk, dv are attnfuzz's gradient oracle's; reference_grads() recomputes them",
+           "# by float64 autograd and must agree to 1e-9 of the size of their terms."]
+          if backward else []),
         *_table("WANT", want),
-        f"RESULT_DTYPE = {{\"out\": {expected['out'][2]}, \"lse\": {expected['lse'][2]}}}",
+        *_dtypes(expected, names),
         *_table("BOUND", bound),
     ]
     return "\n".join(lines)
@@ -399,8 +441,8 @@ def _tensor(spec: dict, device: str = "cpu") -> torch.Tensor:
 
 
 def inputs(device: str = "cpu") -> dict[str, torch.Tensor]:
-    """q, k, v on ``device``, with the values, strides and storage offsets (inside the
-    same NaN-filled buffers) that the implementation read when attnfuzz ran it."""
+    """q, k, v (and dO) on ``device``, with the values, strides and storage offsets (inside
+    the same NaN-filled buffers) that the implementation read when attnfuzz ran it."""
     return {role: _tensor(spec, device) for role, spec in INPUTS.items()}
 '''
 
@@ -415,7 +457,6 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
     lines = [
         "def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:",
         '    """The call under test, as attnfuzz makes it."""',
-        '    torch.backends.cuda.matmul.allow_tf32 = INPUT_PRECISION == "tf32"',
         "    kwargs = {}",
     ]
     if case.causal:
@@ -428,8 +469,14 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
     lines += [
         "    if q.shape[1] != k.shape[1]:",
         "        kwargs[\"enable_gqa\"] = True  # KV heads are shared, not repeated",
-        f"    with sdpa_kernel(SDPBackend.{backend}):",
-        "        out = F.scaled_dot_product_attention(q, k, v, scale=SCALE, **kwargs)",
+        "    # TF32 for this call only, as attnfuzz sets it: a backward runs with it restored.",
+        "    tf32 = torch.backends.cuda.matmul.allow_tf32",
+        '    torch.backends.cuda.matmul.allow_tf32 = INPUT_PRECISION == "tf32"',
+        "    try:",
+        f"        with sdpa_kernel(SDPBackend.{backend}):",
+        "            out = F.scaled_dot_product_attention(q, k, v, scale=SCALE, **kwargs)",
+        "    finally:",
+        "        torch.backends.cuda.matmul.allow_tf32 = tf32",
         '    return {"out": out}',
     ]
     return "\n".join(lines)
@@ -500,9 +547,29 @@ def _imported_call(convention: str) -> str:
     return _FUNCTION_CODE.strip("\n") + "\n\n\n" + _CONVENTION_CALLS[convention].strip("\n")
 
 
+_BACKWARD_CODE = '''
+def backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor) -> dict:
+    """The call differentiated as attnfuzz differentiates it: q, k, v as leaves (detach keeps
+    a view's strides), dO the output's gradient; the forward's results, then dq, dk, dv."""
+    leaves = {"dq": q.detach().requires_grad_(), "dk": k.detach().requires_grad_(),
+              "dv": v.detach().requires_grad_()}
+    got = call(*leaves.values())
+    out = got.get("out")
+    if not isinstance(out, torch.Tensor) or not out.requires_grad:
+        raise AssertionError("out does not require grad: autograd cannot differentiate it")
+    grads = torch.autograd.grad(out, list(leaves.values()), do, allow_unused=True)
+    found = {name: t.detach() for name, t in got.items()}
+    for (name, leaf), g in zip(leaves.items(), grads):
+        # No gradient is a zero gradient (an output that does not depend on the input).
+        zero = torch.zeros(leaf.shape, dtype=leaf.dtype, device=leaf.device)
+        found[name] = zero if g is None else g
+    return found
+'''
+
+
 _CHECK_CODE = '''
 def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
-    """Attention from its definition, in float64 on the CPU: out and the log-sum-exp."""
+    """Attention from its definition, in float64 on the CPU: out, the log-sum-exp and P."""
     q, k, v = (t.double().cpu() for t in (q, k, v))
     group = q.shape[1] // k.shape[1]  # GQA: query head h reads KV head h // group
     k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
@@ -519,7 +586,7 @@ def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     scores = scores.masked_fill(~visible, -math.inf)
     sees_a_key = visible.any(dim=-1, keepdim=True)  # a row that sees none gives 0
     probs = torch.where(sees_a_key, torch.softmax(scores, dim=-1), 0.0)
-    return {"out": probs @ v, "lse": torch.logsumexp(scores, dim=-1)}
+    return {"out": probs @ v, "lse": torch.logsumexp(scores, dim=-1), "probs": probs}
 
 
 def compare(name: str, got: torch.Tensor, want: torch.Tensor, bound: torch.Tensor) -> bool:
@@ -574,6 +641,35 @@ def returned(name: str, got: object, shape: tuple, dtype=None, device=None) -> b
     return True
 '''
 
+_GRADIENT_CHECK_CODE = '''
+def reference_grads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor) -> dict:
+    """dq, dk, dv of reference() above with the gradient dO: float64 autograd on the CPU."""
+    leaves = [t.detach().double().cpu().requires_grad_() for t in (q, k, v)]
+    out = reference(*leaves)["out"]
+    grads = torch.autograd.grad(out, leaves, do.double().cpu())
+    return dict(zip(("dq", "dk", "dv"), grads))
+
+
+def terms(x: dict) -> dict:
+    """The size of each gradient element's terms, which float64 rounding (and so the 1e-9
+    agreement) is relative to: the backward's sums with every product's magnitude, where
+    dS = P (dP - rowsum(P dP)) with dP = dO V^T is at most P (|dP| + rowsum(P |dP|))."""
+    q, k, v, do = (x[r].detach().double().cpu().abs() for r in ("q", "k", "v", "do"))
+    hkv = k.shape[1]
+    group = q.shape[1] // max(hkv, 1)
+    k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
+    p = reference(x["q"], x["k"], x["v"])["probs"]
+    dp = do @ v.transpose(-1, -2)
+    ds = p * (dp + (p * dp).sum(dim=-1, keepdim=True))
+    scale = abs(SCALE if SCALE is not None else q.shape[-1] ** -0.5)
+
+    def per_kv_head(t: torch.Tensor) -> torch.Tensor:  # a KV head's sums run over its group
+        return t.reshape(t.shape[0], hkv, group, *t.shape[2:]).sum(dim=2)
+
+    return {"dq": scale * (ds @ k), "dk": per_kv_head(scale * (ds.transpose(-1, -2) @ q)),
+            "dv": per_kv_head(p.transpose(-1, -2) @ do)}
+'''
+
 _MAIN_CODE = '''
 def main() -> int:
     print(f"case: {CASE}")
@@ -596,7 +692,7 @@ def main() -> int:
     buffers = {r: t.as_strided((INPUTS[r]["numel"],), (1,), 0) for r, t in x.items()}
     before = {r: b.clone() for r, b in buffers.items()}
 @NOTE@
-    got = call(x["q"], x["k"], x["v"])
+@CALL@
     if DEVICE == "cuda":
         torch.cuda.synchronize()  # an asynchronous CUDA error in the call surfaces here
 
@@ -611,14 +707,14 @@ def main() -> int:
             and agrees("lse", plain["lse"], want["lse"], 1.0 + lse_max)):
         return 2
     print("reference: the plain float64 attention in reference() agrees with the embedded one")
+@AGREE@
 
     failed = []
     q = x["q"]
-    if returned("out", got.get("out"), tuple(want["out"].shape), DTYPE, q.device):
-        if not compare("out", got["out"], want["out"], bound["out"]):
-            failed.append("out")
-    else:
-        failed.append("out")
+    for name in (n for n in WANT if n != "lse"):  # out (and dq, dk, dv)
+        if not (returned(name, got.get(name), tuple(want[name].shape), DTYPE, q.device)
+                and compare(name, got[name], want[name], bound[name])):
+            failed.append(name)
     if "lse" in got:
         if not returned("lse", got["lse"], tuple(want["lse"].shape)):
             failed.append("lse")
@@ -641,7 +737,16 @@ if __name__ == "__main__":
 '''
 
 
-def _main(record: dict, name: str) -> str:
+_GRADIENT_AGREE = '''
+    grads, size = reference_grads(cpu["q"], cpu["k"], cpu["v"], cpu["do"]), terms(cpu)
+    if not all(agrees(n, grads[n], want[n], size[n]) for n in ("dq", "dk", "dv")):
+        return 2
+    print("reference: its float64 gradients by autograd in reference_grads() agree with the "
+          "embedded dq, dk, dv")
+'''
+
+
+def _main(record: dict, name: str, backward: bool = False) -> str:
     if record.get("crash"):
         note = _comment(f"When attnfuzz ran it, this call raised {_first_line(record['crash'])}; "
                         "until that is fixed, the traceback it prints is the finding.", "    ")
@@ -653,7 +758,12 @@ def _main(record: dict, name: str) -> str:
                         "the faulting access.", "    ")
     else:
         note = []
-    return _MAIN_CODE.replace("@NOTE@\n", "".join(f"{line}\n" for line in note))
+    # A gradients dump differentiates the call; its dO is an input besides q, k, v.
+    run = ('    got = backward(x["q"], x["k"], x["v"], x["do"])' if backward
+           else '    got = call(x["q"], x["k"], x["v"])')
+    return (_MAIN_CODE.replace("@NOTE@\n", "".join(f"{line}\n" for line in note))
+            .replace("@CALL@", run)
+            .replace("@AGREE@\n", _GRADIENT_AGREE.lstrip("\n") if backward else ""))
 
 
 __all__ = ["ExportError", "export", "script"]
