@@ -185,3 +185,18 @@ def test_gradient_relations(impl, dtype, data):
 def test_backwards_agree(dtype, data):
     case = data.draw(_backward("gradients_agree", "flash", dtype), label="case")
     check("gradients_agree", "flash", case, other="naive")
+
+
+# Two launches and a prefill alone per sequence: a quarter of the examples on the
+# interpreter (the serving kernels' own tests draw lengths and pages further).
+SERVING_EXAMPLES = settings.default.max_examples
+if backend.interpreting():
+    SERVING_EXAMPLES = max(1, SERVING_EXAMPLES // 4)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@settings(max_examples=SERVING_EXAMPLES)
+@given(data=st.data())
+def test_serving_kernels_are_each_sequence_alone(dtype, data):
+    case = data.draw(checks.get("serving").cases(implementations.get("flash"), dtype), label="case")
+    check("serving", "flash", case)

@@ -29,6 +29,7 @@ from attnfuzz.properties.checks.gradients import (
 from attnfuzz.properties.checks.metamorphic import attention_metamorphic
 from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.checks.refusal import BAD_OUTS, bad_out_refused, refused_or_right
+from attnfuzz.properties.checks.serving import serving_relations
 from attnfuzz.properties.checks.softmax import softmax_invariants, softmax_shift_invariance
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import Built, Case
@@ -172,6 +173,12 @@ PROPERTIES: dict[str, Property] = {
             "two backwards agree within the sum of their bounds",
             max_len=70, only=lambda impl: impl.campaign and impl.support.backward,
             draws=_backward_cases,
+        ),
+        Property(
+            "serving", ("attention",), lambda i, c, b, o: serving_relations(c, b),
+            "the case packed with other lengths (varlen) and through a shuffled paged cache: "
+            "each sequence within its bounds and the bits of the prefill alone",
+            max_len=70, only=lambda impl: impl.serving,
         ),
         Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),

@@ -87,7 +87,7 @@ IMPLEMENTATIONS = (
                    options=(OUT, ("return_probs", (True, False)))),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
                    campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE, options=(OUT, LSE),
-                   reset=_reset_flash),
+                   reset=_reset_flash, serving=True),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
                    decode=True, campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
                    options=(OUT, LSE, SPLITS), reset=_reset_flash),

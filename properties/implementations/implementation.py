@@ -42,6 +42,9 @@ class Implementation:
     # it; a library may pick another GEMM for another stride (cuBLAS does), so
     # relations that change a layout hold others to their bounds instead.
     bitwise_layouts: bool = False
+    # attnfuzz's fused kernels: the varlen and paged kernels share their row
+    # tile, and the ``serving`` property checks them on this one's cases.
+    serving: bool = False
     # Optional arguments drawn both ways: (name, choices), the default first
     # (the one shrinking goes to).  "out" chooses whether the harness passes
     # its own output tensor; the others are passed to ``run`` by name.

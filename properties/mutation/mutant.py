@@ -33,6 +33,8 @@ WINDOWS = (("oracle", "flash", "float32"), ("oracle", "decode", "float32"),
            ("gradients", "flash", "float32"), ("oracle", "flash", "float16"))
 SOFTMAX_WINDOWS = (("oracle", "softmax", "float32"), ("oracle", "naive", "float32"),
                    ("gradients", "naive", "float32"))
+# Serving kernels: checked on the fused kernels' cases, packed and paged.
+SERVING = (("serving", "flash", "float32"), ("serving", "flash", "float16"))
 # Launch caches, plans and tuning keep state between calls: sequences of calls
 # see what one call cannot (tried last: only survivors pay for them).
 STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"))

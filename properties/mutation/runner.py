@@ -34,6 +34,7 @@ from attnfuzz.properties.mutation.backward_catalogue import BACKWARD_MUTANTS
 from attnfuzz.properties.mutation.catalogue import CATALOGUE
 from attnfuzz.properties.mutation.flash_catalogue import FLASH_MUTANTS
 from attnfuzz.properties.mutation.mutant import Mutant
+from attnfuzz.properties.mutation.serving_catalogue import SERVING_MUTANTS
 
 
 @dataclass
@@ -273,7 +274,7 @@ def catalogue(
 
         muts = generate(per_rule_file=rules or None)
     else:
-        muts = [*CATALOGUE, *FLASH_MUTANTS, *BACKWARD_MUTANTS]
+        muts = [*CATALOGUE, *FLASH_MUTANTS, *BACKWARD_MUTANTS, *SERVING_MUTANTS]
     if names:
         known = {m.name: m for m in muts}
         missing = [n for n in names if n not in known]

@@ -1,0 +1,131 @@
+"""Serving: a case's batch run packed with other lengths, and through a paged cache.
+
+For attnfuzz's fused kernels (``Implementation.serving``).  The case's batch
+elements become sequences of their own lengths (every other one shortened,
+and an empty one in front) packed for ``flash_attention_varlen``; each must
+be within its bounds of the oracle and, where the prefill is untuned, bit
+for bit what ``flash_prefill`` gives it alone (the same tiles, blocks and
+overflow guard).  The case's keys are also copied into a paged cache with
+shuffled pages, NaN in every slot and page no sequence uses, and a table
+whose unused entries name a NaN page: ``flash_attention_paged`` must give the
+case's dense output, within its bounds and bit for bit.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from attnfuzz.properties import backend
+from attnfuzz.properties.checks.execution import bitwise
+from attnfuzz.properties.model.cases import AttentionCase, Built, build
+from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
+
+PAGE_SIZES = (1, 3, 16, 64, 256)
+
+
+def _lengths(case: AttentionCase) -> list[tuple[int, int]]:
+    """(queries, keys) of each sequence: every other batch element shortened."""
+    return [(case.sq - (b % 2) * (case.sq // 3), case.sk - (b % 2) * (case.sk // 4))
+            for b in range(case.batch)]
+
+
+def _untuned(sq: int, sk: int) -> bool:
+    from attnfuzz.kernels.flash import _autotuning
+
+    return not _autotuning(sq, sk)
+
+
+def _alone(what: str, got: torch.Tensor, got_lse: torch.Tensor, case: AttentionCase,
+           built: Built, b: int, sq: int, sk: int, kw: dict) -> list[Verdict]:
+    """Sequence ``b`` (its first sq queries over its first sk keys): within its
+    bounds of the oracle, and where untuned the bits of the prefill alone."""
+    from attnfuzz.kernels import flash_prefill
+
+    sizes = (sq, sk, sk)
+    one = [built.inputs[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
+    exact = [built.exact[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
+    parts = attention_parts(*exact, causal=case.causal, scale=case.effective_scale,
+                            alignment=case.alignment, window=case.window)
+    bounds = attention_bounds(*one, parts, scale=case.effective_scale,
+                              input_precision=case.input_precision)
+    verdicts = [compare(f"{what} out", got, parts["out"], bounds["out"], dtype=case.torch_dtype),
+                compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"])]
+    if _untuned(sq, sk):
+        alone, alone_lse = flash_prefill(*one, alignment=case.alignment, return_lse=True, **kw)
+        verdicts += [bitwise(f"{what} == prefill alone", got, alone),
+                     bitwise(f"{what} lse == prefill alone", got_lse, alone_lse)]
+    return verdicts
+
+
+def _common(case: AttentionCase) -> dict:
+    return dict(causal=case.causal, scale=case.effective_scale, window=case.window,
+                input_precision=case.input_precision)
+
+
+def _varlen(case: AttentionCase, built: Built) -> list[Verdict]:
+    from attnfuzz.kernels import flash_attention_varlen
+
+    q, k, v = (built.inputs[r] for r in "qkv")
+    # An empty sequence first, over the first key of batch element 0 (if any).
+    pieces = [(0, 0, min(case.sk, 1)), *((b, *n) for b, n in enumerate(_lengths(case)))]
+    pack = lambda t, role: torch.cat(  # noqa: E731
+        [t[b, :, : (sq if role == "q" else sk)].transpose(0, 1) for b, sq, sk in pieces])
+    cu = [torch.tensor([0, *torch.tensor([p[i] for p in pieces]).cumsum(0).tolist()],
+                       dtype=torch.int32, device=q.device) for i in (1, 2)]
+    kw = _common(case)
+    out, lse = flash_attention_varlen(pack(q, "q"), pack(k, "k"), pack(v, "v"), *cu,
+                                      alignment=case.alignment, return_lse=True, **kw)
+    verdicts, start = [], 0
+    for b, sq, sk in pieces[1:]:
+        got = out[start:start + sq].transpose(0, 1)[None]
+        got_lse = lse[:, start:start + sq][None]
+        start += sq
+        what = f"varlen sequence {b + 1} of {len(pieces)} ({sq} x {sk})"
+        verdicts += _alone(what, got, got_lse, case, built, b, sq, sk, kw)
+    return verdicts
+
+
+def _paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, seed: int):
+    """Each sequence's first lens[b] keys of k, v (B, Hkv, Sk, D) in shuffled
+    pages, with NaN everywhere else; unused table entries name a NaN page."""
+    b, hkv = k.shape[:2]
+    counts = [-(-n // page) for n in lens]
+    gen = torch.Generator().manual_seed(seed)
+    order = torch.randperm(sum(counts) + 1, generator=gen).tolist()  # the last: a NaN page
+    caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
+                         device=t.device) for t in (k, v)]
+    table = torch.full((b, max(counts) + 1), order[-1], dtype=torch.int32)
+    fresh = iter(order)
+    for i, n_keys in enumerate(lens):
+        for j in range(counts[i]):
+            p = next(fresh)
+            table[i, j] = p
+            n = min(page, n_keys - j * page)
+            for cache, t in zip(caches, (k, v), strict=True):
+                cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
+    return (*caches, table.to(k.device))
+
+
+def _paged(case: AttentionCase, built: Built) -> list[Verdict]:
+    from attnfuzz.kernels import flash_attention_paged
+
+    if case.sq == 0 or case.sk < case.sq or (case.causal and case.alignment != "bottom_right"):
+        return []  # a paged call's new tokens are the last Sq of its keys
+    q, k, v = (built.inputs[r] for r in "qkv")
+    lens = [max(case.sq, sk) for _, sk in _lengths(case)]
+    page = PAGE_SIZES[case.values.seed % len(PAGE_SIZES)]
+    kc, vc, table = _paged_cache(k, v, lens, page, case.values.seed)
+    seqlens = torch.tensor(lens, dtype=torch.int32, device=q.device)
+    kw = _common(case)
+    out, lse = flash_attention_paged(q, kc, vc, table, seqlens, return_lse=True, **kw)
+    verdicts = []
+    for b, sk in enumerate(lens):
+        what = f"paged sequence {b + 1} of {case.batch} ({case.sq} x {sk}, page size {page})"
+        verdicts += _alone(what, out[b:b + 1], lse[b:b + 1], case, built, b, case.sq, sk, kw)
+    return verdicts
+
+
+def serving_relations(case: AttentionCase, built: Built | None = None) -> list[Verdict]:
+    """The case as a packed varlen batch and through a paged cache."""
+    built = built or build(case, backend.device())
+    return _varlen(case, built) + _paged(case, built)

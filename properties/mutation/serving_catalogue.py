@@ -1,0 +1,34 @@
+"""Mutants of the serving kernels (``kernels/serving.py``, and the paged key
+loop in ``kernels/flash.py``); see ``runner``."""
+
+from __future__ import annotations
+
+from attnfuzz.properties.mutation.mutant import SERVING, Mutant, mutant
+
+
+def _s(name, edits, mimics, file="serving.py", equivalent=None):
+    return mutant(name, file, edits, mimics, SERVING, equivalent)
+
+
+SERVING_MUTANTS: tuple[Mutant, ...] = (
+    _s("varlen.diagonal_from_max",
+       ("            diagonal = Sk - Sq\n", "            diagonal = Sk - MAX_SQ\n"),
+       "a sequence's causal diagonal from the longest sequence's length, not its own"),
+    _s("varlen.lse_rows_by_max",
+       ("lse_ptr + head * TOTAL_Q + packed", "lse_ptr + head * MAX_SQ + packed"),
+       "the packed LSE's head stride taken from the longest sequence, not the total"),
+    _s("varlen.one_overflow_guard",
+       ("p_shift = tl.load(shift_ptr + seq)", "p_shift = tl.load(shift_ptr)"),
+       "the overflow guard of the first sequence's key count used for every sequence"),
+    _s("paged.page_index_off_by_one",
+       ("page = tl.load(table + kv_idx // PAGE,", "page = tl.load(table + (kv_idx + 1) // PAGE,"),
+       "a key's page looked up one slot late: the last slot of a page reads the next "
+       "page's entry", file="flash.py"),
+    _s("paged.slot_by_v_stride",
+       ("page * s_kpage + slot * s_kn", "page * s_kpage + slot * s_vn"),
+       "K's slots within a page addressed with V's slot stride (right only when Dv == D)",
+       file="flash.py"),
+    _s("paged.lengths_of_the_first_sequence",
+       ("    Sk = tl.load(seqlens_ptr + batch)\n", "    Sk = tl.load(seqlens_ptr)\n"),
+       "every sequence takes the first one's cache length"),
+)
