@@ -28,7 +28,9 @@ same mask as the key.  One program per query block walks the whole cache
 
 The overflow guard of the fused forward (``weight_shift``) depends on the
 number of keys, so it is computed per sequence on the host: a sequence's
-result is then the bits ``flash_prefill`` gives it alone.  The launchers read
+result is then the bits ``flash_prefill`` gives it alone, where that is
+untuned (on a GPU, lengths past ``TUNE_MIN_SEQ`` are tuned and may take
+other tiles).  The launchers read
 ``cu_seqlens``/``cache_seqlens`` and the used table entries on the host to
 validate them (a bad offset would otherwise read another sequence's memory
 silently); that costs a device synchronisation per call.
