@@ -1476,7 +1476,7 @@ def backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor
         raise AssertionError("out does not require grad: autograd cannot differentiate it")
     grads = torch.autograd.grad(out, list(leaves.values()), do, allow_unused=True)
     found = {name: t.detach() for name, t in got.items()}
-    for (name, leaf), g in zip(leaves.items(), grads):
+    for (name, leaf), g in zip(leaves.items(), grads, strict=True):
         # No gradient is a zero gradient (an output that does not depend on the input).
         zero = torch.zeros(leaf.shape, dtype=leaf.dtype, device=leaf.device)
         found[name] = zero if g is None else g
@@ -1561,7 +1561,7 @@ def reference_grads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch
     leaves = [t.detach().double().cpu().requires_grad_() for t in (q, k, v)]
     out = reference(*leaves)["out"]
     grads = torch.autograd.grad(out, leaves, do.double().cpu())
-    return dict(zip(("dq", "dk", "dv"), grads))
+    return dict(zip(("dq", "dk", "dv"), grads, strict=True))
 
 
 def terms(x: dict) -> dict:
