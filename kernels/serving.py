@@ -366,11 +366,12 @@ def flash_attention_paged(
                          f"got {tuple(table.shape)} on {table.device}")
     table = table.contiguous()  # the kernel reads a row's entries at unit stride
     lens = _check_lengths("cache_seqlens", cache_seqlens, b, q.device)
+    rows = table.tolist()  # one copy to the host, not one per sequence
     for i, n in enumerate(lens):
         if not sq <= n <= table.shape[1] * page:
             raise ValueError(f"cache_seqlens[{i}] is {n}; expected Sq={sq} to "
                              f"{table.shape[1] * page} (the table's pages x page_size)")
-        used = table[i, : _cdiv(n, page)].tolist() if page else []
+        used = rows[i][: _cdiv(n, page)] if page else []
         if any(not 0 <= p < num_pages for p in used):
             raise ValueError(f"block_table[{i}] names a page outside 0..{num_pages - 1} "
                              f"among the {len(used)} its {n} keys use")

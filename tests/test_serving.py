@@ -3,7 +3,8 @@
 Each sequence is checked against the float64 oracle within its derived
 bounds, and against ``flash_prefill`` run on that sequence alone, bit for
 bit (the same tiles, block boundaries and overflow guard: the bits must
-agree).  Paged caches get shuffled pages, pages shared between sequences,
+agree).  Paged caches (``checks.serving.paged_cache``, as the ``serving``
+property builds them) get shuffled pages, pages shared between sequences,
 table entries past a sequence's pages that name a NaN-filled page, and NaN
 in every slot past a sequence's length: none of it may reach an output.
 """
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 from attnfuzz.kernels import flash_attention_paged, flash_attention_varlen, flash_prefill
 from attnfuzz.properties import backend
+from attnfuzz.properties.checks.serving import paged_cache
 from attnfuzz.reference import attention_bounds, attention_parts, compare
 
 from .support import DTYPES, require_dtype
@@ -92,32 +94,6 @@ def test_varlen_is_each_sequence_alone(dtype, data):
                        window=window, dtype=dt)
 
 
-def _paged_cache(gen, keys, vals, page, spare, shared):
-    """Pages for each sequence's keys in shuffled order, ``spare`` NaN pages
-    that every unused table entry names, and NaN in every slot past a
-    sequence's length.  With ``shared``, sequence 1 reuses sequence 0's first
-    page (the same keys: a shared prompt prefix)."""
-    hkv, d, dv = keys[0].shape[0], keys[0].shape[-1], vals[0].shape[-1]
-    counts = [-(-k.shape[1] // page) for k in keys]
-    if shared:
-        counts[1] -= 1
-    n_pages = sum(counts) + spare
-    order = torch.randperm(n_pages, generator=gen, device="cpu").tolist()
-    kc = torch.full((n_pages, page, hkv, d), float("nan"), dtype=keys[0].dtype, device=DEV)
-    vc = torch.full((n_pages, page, hkv, dv), float("nan"), dtype=vals[0].dtype, device=DEV)
-    width = max(max(-(-k.shape[1] // page) for k in keys), 1) + 1
-    table = torch.full((len(keys), width), order[-1], dtype=torch.int32)  # a NaN page
-    fresh = iter(order)
-    for b, (k, v) in enumerate(zip(keys, vals, strict=True)):
-        for j in range(-(-k.shape[1] // page)):
-            p = int(table[0, 0]) if shared and b == 1 and j == 0 else next(fresh)
-            table[b, j] = p
-            n = min(page, k.shape[1] - j * page)
-            kc[p, :n] = k[:, j * page:j * page + n].transpose(0, 1)
-            vc[p, :n] = v[:, j * page:j * page + n].transpose(0, 1)
-    return kc, vc, table.to(DEV)
-
-
 @pytest.mark.parametrize("dtype", DTYPES)
 @SERVING
 @given(data=st.data())
@@ -134,20 +110,22 @@ def test_paged_is_the_contiguous_cache(dtype, data):
     hq = group * hkv
     causal = data.draw(st.booleans(), label="causal")
     window = data.draw(WINDOWS, label="window")
-    gen = torch.Generator(device=DEV).manual_seed(data.draw(st.integers(0, 2**31), label="seed"))
-    keys = [torch.randn(hkv, n, d, generator=gen, device=DEV).to(dt) for n in lens]
-    vals = [torch.randn(hkv, n, dv, generator=gen, device=DEV).to(dt) for n in lens]
+    seed = data.draw(st.integers(0, 2**31), label="seed")
+    gen = torch.Generator(device=DEV).manual_seed(seed)
+    # Each sequence's keys, NaN past its own length (never read).
+    keys = torch.randn(b, hkv, max(lens), d, generator=gen, device=DEV).to(dt)
+    vals = torch.randn(b, hkv, max(lens), dv, generator=gen, device=DEV).to(dt)
+    for i, n in enumerate(lens):
+        keys[i, :, n:], vals[i, :, n:] = float("nan"), float("nan")
     if shared:
-        keys[1][:, :page], vals[1][:, :page] = keys[0][:, :page], vals[0][:, :page]
-    kc, vc, table = _paged_cache(torch.Generator().manual_seed(int(lens[0])), keys, vals, page,
-                                 spare=data.draw(st.integers(1, 2), label="spare"),
-                                 shared=shared)
+        keys[1, :, :page], vals[1, :, :page] = keys[0, :, :page], vals[0, :, :page]
+    kc, vc, table = paged_cache(keys, vals, lens, page, seed, shared=shared)
     q = torch.randn(b, hq, sq, d, generator=gen, device=DEV).to(dt)
     seqlens = torch.tensor(lens, dtype=torch.int32, device=DEV)
     out, lse = flash_attention_paged(q, kc, vc, table, seqlens, causal=causal, window=window,
                                      return_lse=True)
     for i in range(b):
-        one = (q[i:i + 1], keys[i][None], vals[i][None])
+        one = (q[i:i + 1], keys[i:i + 1, :, :lens[i]], vals[i:i + 1, :, :lens[i]])
         alone, alone_lse = flash_prefill(*one, causal=causal, window=window, return_lse=True)
         assert _same_bits(out[i:i + 1], alone) and _same_bits(lse[i:i + 1], alone_lse), i
         _within_oracle(out[i:i + 1], lse[i:i + 1], *one, causal=causal, scale=d**-0.5,

@@ -35,26 +35,42 @@ def _untuned(sq: int, sk: int) -> bool:
     return not _autotuning(sq, sk)
 
 
-def _alone(what: str, got: torch.Tensor, got_lse: torch.Tensor, case: AttentionCase,
-           built: Built, b: int, sq: int, sk: int, kw: dict) -> list[Verdict]:
-    """Sequence ``b`` (its first sq queries over its first sk keys): within its
-    bounds of the oracle, and where untuned the bits of the prefill alone."""
-    from attnfuzz.kernels import flash_prefill
+class _Alone:
+    """Each sequence alone: its oracle parts and bounds and, where untuned, the
+    prefill's result, computed once per (batch element, Sq, Sk): the varlen
+    and the paged call share their full-length sequences."""
 
-    sizes = (sq, sk, sk)
-    one = [built.inputs[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
-    exact = [built.exact[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
-    parts = attention_parts(*exact, causal=case.causal, scale=case.effective_scale,
-                            alignment=case.alignment, window=case.window)
-    bounds = attention_bounds(*one, parts, scale=case.effective_scale,
-                              input_precision=case.input_precision)
-    verdicts = [compare(f"{what} out", got, parts["out"], bounds["out"], dtype=case.torch_dtype),
-                compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"])]
-    if _untuned(sq, sk):
-        alone, alone_lse = flash_prefill(*one, alignment=case.alignment, return_lse=True, **kw)
-        verdicts += [bitwise(f"{what} == prefill alone", got, alone),
-                     bitwise(f"{what} lse == prefill alone", got_lse, alone_lse)]
-    return verdicts
+    def __init__(self, case: AttentionCase, built: Built) -> None:
+        self.case, self.built, self.known = case, built, {}
+
+    def _expected(self, b: int, sq: int, sk: int) -> tuple:
+        from attnfuzz.kernels import flash_prefill
+
+        if (b, sq, sk) not in self.known:
+            case, sizes = self.case, (sq, sk, sk)
+            one = [self.built.inputs[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
+            exact = [self.built.exact[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
+            parts = attention_parts(*exact, causal=case.causal, scale=case.effective_scale,
+                                    alignment=case.alignment, window=case.window)
+            bounds = attention_bounds(*one, parts, scale=case.effective_scale,
+                                      input_precision=case.input_precision)
+            alone = (flash_prefill(*one, alignment=case.alignment, return_lse=True,
+                                   **_common(case)) if _untuned(sq, sk) else None)
+            self.known[b, sq, sk] = parts, bounds, alone
+        return self.known[b, sq, sk]
+
+    def verdicts(self, what: str, got: torch.Tensor, got_lse: torch.Tensor, b: int, sq: int,
+                 sk: int) -> list[Verdict]:
+        """Sequence ``b`` (its first sq queries over its first sk keys): within its
+        bounds of the oracle, and where untuned the bits of the prefill alone."""
+        parts, bounds, alone = self._expected(b, sq, sk)
+        verdicts = [compare(f"{what} out", got, parts["out"], bounds["out"],
+                            dtype=self.case.torch_dtype),
+                    compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"])]
+        if alone is not None:
+            verdicts += [bitwise(f"{what} == prefill alone", got, alone[0]),
+                         bitwise(f"{what} lse == prefill alone", got_lse, alone[1])]
+        return verdicts
 
 
 def _common(case: AttentionCase) -> dict:
@@ -62,7 +78,7 @@ def _common(case: AttentionCase) -> dict:
                 input_precision=case.input_precision)
 
 
-def _varlen(case: AttentionCase, built: Built) -> list[Verdict]:
+def _varlen(case: AttentionCase, built: Built, alone: _Alone) -> list[Verdict]:
     from attnfuzz.kernels import flash_attention_varlen
 
     q, k, v = (built.inputs[r] for r in "qkv")
@@ -81,24 +97,28 @@ def _varlen(case: AttentionCase, built: Built) -> list[Verdict]:
         got_lse = lse[:, start:start + sq][None]
         start += sq
         what = f"varlen sequence {b + 1} of {len(pieces)} ({sq} x {sk})"
-        verdicts += _alone(what, got, got_lse, case, built, b, sq, sk, kw)
+        verdicts += alone.verdicts(what, got, got_lse, b, sq, sk)
     return verdicts
 
 
-def _paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, seed: int):
-    """Each sequence's first lens[b] keys of k, v (B, Hkv, Sk, D) in shuffled
-    pages, with NaN everywhere else; unused table entries name a NaN page."""
+def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, seed: int,
+                shared: bool = False) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(k_cache, v_cache, block_table) holding each sequence's first lens[b]
+    keys of k, v (B, Hkv, Sk, D) in shuffled pages, NaN everywhere else, and
+    every unused table entry naming a NaN page.  With ``shared``, sequence 1
+    reuses sequence 0's first page (the caller makes those keys equal: a
+    shared prompt prefix)."""
     b, hkv = k.shape[:2]
     counts = [-(-n // page) for n in lens]
     gen = torch.Generator().manual_seed(seed)
-    order = torch.randperm(sum(counts) + 1, generator=gen).tolist()  # the last: a NaN page
+    order = torch.randperm(sum(counts) + 1 - shared, generator=gen).tolist()  # last: NaN
     caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
                          device=t.device) for t in (k, v)]
-    table = torch.full((b, max(counts) + 1), order[-1], dtype=torch.int32)
+    table = torch.full((b, max(counts, default=0) + 1), order[-1], dtype=torch.int32)
     fresh = iter(order)
     for i, n_keys in enumerate(lens):
         for j in range(counts[i]):
-            p = next(fresh)
+            p = int(table[0, 0]) if shared and i == 1 and j == 0 else next(fresh)
             table[i, j] = p
             n = min(page, n_keys - j * page)
             for cache, t in zip(caches, (k, v), strict=True):
@@ -106,7 +126,7 @@ def _paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, s
     return (*caches, table.to(k.device))
 
 
-def _paged(case: AttentionCase, built: Built) -> list[Verdict]:
+def _paged(case: AttentionCase, built: Built, alone: _Alone) -> list[Verdict]:
     from attnfuzz.kernels import flash_attention_paged
 
     if case.sq == 0 or case.sk < case.sq or (case.causal and case.alignment != "bottom_right"):
@@ -114,18 +134,19 @@ def _paged(case: AttentionCase, built: Built) -> list[Verdict]:
     q, k, v = (built.inputs[r] for r in "qkv")
     lens = [max(case.sq, sk) for _, sk in _lengths(case)]
     page = PAGE_SIZES[case.values.seed % len(PAGE_SIZES)]
-    kc, vc, table = _paged_cache(k, v, lens, page, case.values.seed)
+    kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
     seqlens = torch.tensor(lens, dtype=torch.int32, device=q.device)
     kw = _common(case)
     out, lse = flash_attention_paged(q, kc, vc, table, seqlens, return_lse=True, **kw)
     verdicts = []
     for b, sk in enumerate(lens):
         what = f"paged sequence {b + 1} of {case.batch} ({case.sq} x {sk}, page size {page})"
-        verdicts += _alone(what, out[b:b + 1], lse[b:b + 1], case, built, b, case.sq, sk, kw)
+        verdicts += alone.verdicts(what, out[b:b + 1], lse[b:b + 1], b, case.sq, sk)
     return verdicts
 
 
 def serving_relations(case: AttentionCase, built: Built | None = None) -> list[Verdict]:
     """The case as a packed varlen batch and through a paged cache."""
     built = built or build(case, backend.device())
-    return _varlen(case, built) + _paged(case, built)
+    alone = _Alone(case, built)
+    return _varlen(case, built, alone) + _paged(case, built, alone)
