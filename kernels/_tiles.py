@@ -142,20 +142,19 @@ def _head_meta(dims: AttentionDims) -> dict[str, int | bool]:
                 PAD_D=block_d != dims.d, PAD_DV=block_dv != dims.dv)
 
 
-def launch_window(window: Window | None, causal: bool, dims: AttentionDims) -> Window | None:
+def launch_window(window: Window | None, causal: bool, span: int) -> Window | None:
     """The window (``check_window``'s) a launch runs, None for none.
 
     Causal launches drop the right side: ``j <= i + diagonal`` already
-    implies ``j <= i + diagonal + right``.  Sides wider than Sq + Sk, which
-    exclude no key, are clipped to it, so that the kernels' int32 sums stay
-    in range.  Idempotent.
+    implies ``j <= i + diagonal + right``.  Sides wider than ``span`` (Sq +
+    Sk: -Sq <= diagonal <= Sk), which exclude no key, are clipped to it, so
+    that the kernels' int32 sums stay in range.  Idempotent.
     """
     if window is None:
         return None
     left, right = window
     if causal:
         right = None
-    span = dims.sq + dims.sk
     if left is not None:
         left = min(left, span)
     if right is not None:

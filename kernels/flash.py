@@ -719,7 +719,7 @@ def launch_prefill(
     are autotuned on the GPU and everything else takes ``prefill_config``.
     ``window`` is ``check_window``'s sliding window.
     """
-    window = launch_window(window, causal, dims)
+    window = launch_window(window, causal, dims.sq + dims.sk)
     sizes, flags = window_args(window)
     strides = (*q.stride(), *k.stride(), *v.stride(), *out.stride())
     tensors = (q, k, v, out, lse if lse is not None else out)
@@ -841,7 +841,7 @@ def launch_decode(
     finish merges its ranges (see ``_flash_decode_kernel``).  ``window`` is
     ``check_window``'s sliding window.
     """
-    window = launch_window(window, causal, dims)
+    window = launch_window(window, causal, dims.sq + dims.sk)
     plan = decode_plan(dims, v.dtype, precision, causal, q.device, num_splits, config, window)
     if plan.splits == 0:
         out.zero_()
@@ -987,7 +987,7 @@ def _attention(
     check_computable(inputs, differentiable=True)
     check_flag(return_lse, "return_lse")
     splits = _check_splits(num_splits)
-    win = launch_window(check_window(window), causal, dims)
+    win = launch_window(check_window(window), causal, dims.sq + dims.sk)
     precision = dot_precision(q.dtype, input_precision)
     if needs_grad((q, k, v)):
         check_differentiable_out(out, inputs)

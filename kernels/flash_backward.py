@@ -521,7 +521,7 @@ def launch_backward(
     c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
     head = _head_meta(dims)
     bh = dims.batch * dims.hq
-    window_sizes, flags = window_args(launch_window(window, causal, dims))
+    window_sizes, flags = window_args(launch_window(window, causal, dims.sq + dims.sk))
     sizes = (dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
              *window_sizes)
     common = (*q.stride(), *k.stride(), *v.stride(), *do.stride())

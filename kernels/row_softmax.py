@@ -252,6 +252,9 @@ def _window_args(window: Window | None, m: int, n: int) -> tuple[int, int, bool,
 
     A side of ``m + n`` or more already reaches past every entry of every row
     (``-m <= DIAGONAL <= n``), so it is clamped there to fit the kernel's int32.
+    Unlike the fused kernels' ``launch_window``, a causal launch keeps its
+    right side: this kernel skips chunks only when windowed, so the right
+    side is what spares causal rows the chunks past it.
     """
     left, right = window if window is not None else (None, None)
     return (

@@ -296,9 +296,9 @@ def flash_attention_varlen(
     batch = len(lens_q)
     if total_q == 0 or batch == 0:
         return _results(out, lse, return_lse)
-    # Window sizes are clipped by the longest pair: a side that wide excludes nothing.
     dims = AttentionDims(batch, hq, hkv, max_q, max_k, d, dv, scale, 0)
-    sizes, flags = window_args(launch_window(window, causal, dims))
+    # Clipped by the longest pair: a side that wide excludes no key of any sequence.
+    sizes, flags = window_args(launch_window(window, causal, max_q + max_k))
     c = prefill_config(q.dtype, precision, d, dv)
     grid = (_cdiv(max_q, c.block_m) * batch * hq,)
     with _on_device_of(q):
@@ -383,7 +383,7 @@ def flash_attention_paged(
     if out.numel() == 0:
         return _results(out, lse, return_lse)
     dims = AttentionDims(b, hq, hkv, sq, max(lens), d, dv, scale, 0)
-    sizes, flags = window_args(launch_window(window, causal, dims))
+    sizes, flags = window_args(launch_window(window, causal, sq + max(lens)))
     c = prefill_config(q.dtype, precision, d, dv)
     grid = (_cdiv(sq, c.block_m) * b * hq,)
     with _on_device_of(q):
