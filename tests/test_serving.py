@@ -216,3 +216,19 @@ def test_inputs_that_require_grad_are_refused():
     q = torch.zeros(5, 2, 8, device=DEV, requires_grad=True)
     with pytest.raises(ValueError, match="q requires grad"):
         flash_attention_varlen(**_varlen_args(q=q))
+
+
+@pytest.mark.parametrize("window", [(None, 0), (2, 1)])
+def test_a_top_left_window_is_not_checked_as_a_paged_call(window):
+    """A paged call's new tokens are the last Sq of its keys, so its window is
+    bottom-right: the serving property checked a top-left window with Sq < Sk
+    through one (found on the H200 as 511 x 512, D = 129) and failed a right
+    kernel.  The varlen call, which takes the alignment, is still checked."""
+    from attnfuzz.properties.checks.serving import serving_relations
+    from attnfuzz.properties.model.cases import AttentionCase
+
+    case = AttentionCase(sq=3, sk=5, d=4, dv=4, alignment="top_left", window=window)
+    verdicts = serving_relations(case)
+    assert all(v.ok for v in verdicts), [v.describe() for v in verdicts if not v.ok]
+    assert any(v.check.startswith("varlen") for v in verdicts)
+    assert not any(v.check.startswith("paged") for v in verdicts)

@@ -35,15 +35,16 @@ class Run:
 
 
 def flag(
-    check: str, bad: torch.Tensor, got: torch.Tensor | None = None, kind: str = "wrong"
+    check: str, bad: torch.Tensor, got: torch.Tensor | None = None, kind: str = "wrong",
+    want: torch.Tensor | None = None,
 ) -> Verdict:
     """A verdict for an all-or-nothing condition: ratio inf at the first bad element."""
     if not bool(bad.any()):
         return Verdict(check, 0.0, 0.0, 0.0, (), 0.0, 0.0, kind)
     flat = int(torch.nonzero(bad.flatten())[0])
     index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), bad.shape))
-    value = float(got.flatten()[flat]) if got is not None else math.nan
-    return Verdict(check, math.inf, math.inf, 0.0, index, value, math.nan, kind)
+    value = lambda t: float(t.flatten()[flat]) if t is not None else math.nan  # noqa: E731
+    return Verdict(check, math.inf, math.inf, 0.0, index, value(got), value(want), kind)
 
 
 def memory(check: str) -> Verdict:
@@ -65,7 +66,7 @@ def same_bits(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
 
 
 def bitwise(check: str, got: torch.Tensor, want: torch.Tensor) -> Verdict:
-    return flag(check, ~same_bits(got.cpu(), want.cpu()), got.cpu())
+    return flag(check, ~same_bits(got.cpu(), want.cpu()), got.cpu(), want=want.cpu())
 
 
 # How far (in multiples of the output's size) a stray store may land and still
@@ -138,7 +139,8 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     safety += _returned_memory(results, built, given)
     for role, buf in built.buffers.items():
         changed = ~same_bits(before[role], buf)
-        safety.append(flag(f"input {role} modified", changed, buf, kind="memory"))
+        safety.append(flag(f"input {role} modified", changed, buf, kind="memory",
+                           want=before[role]))
     return Run(results, safety)
 
 
@@ -194,7 +196,8 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
                 safety.append(memory(f"returned {name}: its memory overlaps input {role}"))
     for role, buf in built.buffers.items():
         changed = ~same_bits(before[role], buf)
-        safety.append(flag(f"input {role} modified", changed, buf, kind="memory"))
+        safety.append(flag(f"input {role} modified", changed, buf, kind="memory",
+                           want=before[role]))
     return BackwardRun(results, grads, safety)
 
 
@@ -240,7 +243,8 @@ def _execute_shared(impl: Implementation, case: Case, built: Built, shared, opti
     safety = [memory(a.describe()) for a in accesses[:1]]
     for role, t, was in zip(case.shapes(), inputs, before, strict=True):
         if role not in written:
-            safety.append(flag(f"input {role} modified", ~same_bits(was, t), t, kind="memory"))
+            safety.append(flag(f"input {role} modified", ~same_bits(was, t), t,
+                               kind="memory", want=was))
     return Run(results, safety)
 
 

@@ -129,8 +129,11 @@ def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, se
 def _paged(case: AttentionCase, built: Built, alone: _Alone) -> list[Verdict]:
     from attnfuzz.kernels import flash_attention_paged
 
-    if case.sq == 0 or case.sk < case.sq or (case.causal and case.alignment != "bottom_right"):
-        return []  # a paged call's new tokens are the last Sq of its keys
+    # A paged call's new tokens are the last Sq of its keys: its causal mask and
+    # window are bottom-right, so a top-left one is not a paged call's.
+    masked = case.causal or case.window is not None
+    if case.sq == 0 or case.sk < case.sq or (masked and case.alignment != "bottom_right"):
+        return []
     q, k, v = (built.inputs[r] for r in "qkv")
     lens = [max(case.sq, sk) for _, sk in _lengths(case)]
     page = PAGE_SIZES[case.values.seed % len(PAGE_SIZES)]
