@@ -11,8 +11,8 @@ sequence itself and shrinks it to the shortest one that fails:
   runs it on freshly built inputs and judges it exactly as the oracle
   property does (``oracle.against_oracle``);
 - ``neighbour`` calls an earlier call's case with one argument changed
-  (causal, alignment, window, scale, an optional argument, the values, an input's
-  address; ``NEIGHBOURS``)
+  (causal, alignment, window, scale, an optional argument, the values, the
+  dtype, an input's address; ``NEIGHBOURS``)
   and its shapes kept, which a cache keyed on too little answers wrongly;
 - ``repeat`` reruns an earlier call on the same inputs (``build`` is
   deterministic) ``repeats`` times; every rerun must return the first
@@ -62,8 +62,9 @@ from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, bitwise, execute
 from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.implementations import Implementation, get
-from attnfuzz.properties.model.cases import Case, build, from_json, to_json
+from attnfuzz.properties.model.cases import DTYPES, Case, build, from_json, to_json
 from attnfuzz.properties.model.dumps import dump_root, fresh_dir, lenient, strict
+from attnfuzz.properties.model.layouts import materialize
 from attnfuzz.reference import Verdict
 
 NAME = "stateful"
@@ -308,12 +309,45 @@ def _values(c: Case, impl: Implementation, pick: int) -> Case:
     return replace(c, values=replace(c.values, seed=(c.values.seed + 1 + pick) % 2**31))
 
 
+def _dtype(c: Case, impl: Implementation, pick: int) -> Case | None:
+    # Same shapes and strides in another dtype, one of the same element size
+    # first (fp16 <-> bf16): a key that records the size, not the type,
+    # replays a kernel that reads the bits as the other format.
+    runnable = [d for d in impl.dtypes if d != c.dtype
+                and (d != "bfloat16" or backend.supports_bf16())]
+    size = DTYPES[c.dtype].itemsize
+    runnable.sort(key=lambda d: DTYPES[d].itemsize != size)
+    if not runnable:
+        return None
+    return replace(c, dtype=runnable[0] if pick < 4 else runnable[pick % len(runnable)],
+                   input_precision="ieee")
+
+
+# Where an input may start, as its address modulo the 16 bytes a compiled
+# kernel's pointers are specialised on.  A kernel compiled for an aligned
+# input and replayed on an unaligned one does vector loads that do not fit:
+# the move that shows a launch key testing too coarse an alignment (8 bytes
+# for 16) takes an aligned input 8 bytes on, and an unaligned one onto a
+# boundary (for a later neighbour to move on).  Then 4 and 2 bytes past a
+# boundary.
+ADDRESS_RESIDUES = (8, 4, 2)
+
+
 def _address(c: Case, impl: Implementation, pick: int) -> Case:
-    # The first input moved by a few elements in its buffer: same shape and
-    # strides, another alignment (what a compiled kernel is specialised on).
-    role = next(iter(c.layouts()))
+    # One input moved in its buffer: same shape, strides and values.  Buffers
+    # start 16-byte aligned, so the input's offset in its buffer decides where
+    # it starts modulo 16.
+    roles = list(c.layouts())
+    role = roles[pick % len(roles)]
     layout = c.layouts()[role]
-    return replace(c, **{f"{role}_layout": replace(layout, front=layout.front + 1 + pick)})
+    size = DTYPES[c.dtype].itemsize
+    probe = torch.empty(c.shapes()[role], dtype=DTYPES[c.dtype], device="meta")
+    start = materialize(probe, layout).tensor.storage_offset()
+    first = 8 if start * size % 16 == 0 else 0
+    wanted = [first, *(r for r in ADDRESS_RESIDUES if r % size == 0 and r != first)]
+    want = wanted[pick // len(roles) % len(wanted)]
+    step = next(n for n in range(1, 16 // size + 1) if (start + n) * size % 16 == want)
+    return replace(c, **{f"{role}_layout": replace(layout, front=layout.front + step)})
 
 
 NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
@@ -323,6 +357,7 @@ NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
     "scale": _scale,
     "option": _option,
     "values": _values,
+    "dtype": _dtype,
     "address": _address,
 }
 
@@ -406,7 +441,7 @@ def machine(
             impl = self.sequence.impl
             named = [n for n, vary in NEIGHBOURS.items() if vary(earlier.case, impl, 0)]
             name = data.draw(st.sampled_from(named), label="change")
-            pick = data.draw(st.integers(0, 7), label="which")
+            pick = data.draw(st.integers(0, 15), label="which")
             return self._step(self.sequence.call, NEIGHBOURS[name](earlier.case, impl, pick))
 
         @precondition(lambda self: count > 0)
