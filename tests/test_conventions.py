@@ -2,7 +2,8 @@
 
 The user functions of ``tests/user_attention.py`` compute attention plainly in
 torch, each in one convention's signature and tensor layout; each has a
-planted twin that drops the last key of every row.  A correct one must pass
+planted twin that drops the last key of every row (the varlen one's reads
+past its sequence's keys instead).  A correct one must pass
 the oracle property on every case its convention can express; a planted one
 must be found, dumped and replayed from the dump in a new process.
 """
@@ -24,9 +25,12 @@ from attnfuzz.properties.run import cli, harness
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = "tests.user_attention"
 USERS = [("mine", "attnfuzz"), ("sdpa_like", "sdpa"), ("flash_like", "flash_attn")]
+# A function of packed sequences; its planted twin reads every sequence's keys
+# to the longest one's length, which only sequences of different lengths show.
+VARLEN = ("varlen_like", "varlen")
 
 
-@pytest.mark.parametrize(("function", "convention"), USERS)
+@pytest.mark.parametrize(("function", "convention"), [*USERS, VARLEN])
 def test_a_correct_function_passes_in_its_convention(function, convention):
     impl = implementations.get(f"{MODULE}:{function}@{convention}")
 
@@ -123,3 +127,27 @@ def test_layout_relations_hold_a_library_to_its_bounds_and_ours_to_bits():
     promised = replace(impl, bitwise_layouts=True)
     relations = {v.check: v for v in checks.get("metamorphic").run(promised, case)}
     assert not relations["layout independence"].ok, relations
+
+
+def test_a_varlen_function_is_fuzzed_with_sequences_of_other_lengths(capsys, tmp_path):
+    function, convention = VARLEN
+    right = implementations.get(f"{MODULE}:{function}@{convention}")
+
+    @settings(max_examples=15, deadline=None, database=None)
+    @given(checks.get("serving").cases(right, "float32"))
+    def run(case):
+        harness.check("serving", right.name, case)
+
+    run()
+    argv = ["run", "--impl", f"{MODULE}:{function}_buggy", "--convention", convention,
+            "--dtype", "float32", "--examples", "20", "--seed", "3", "--dump-dir", str(tmp_path)]
+    assert cli.main(argv) == 1
+    out = capsys.readouterr().out
+    # Equal lengths (every other property's calls) never show this bug.
+    (dump,) = tmp_path.iterdir()
+    assert dump.name.startswith("serving-"), out
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    replay = subprocess.run([sys.executable, "-m", "attnfuzz", "replay", str(dump)], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 1, replay.stdout + replay.stderr
+    assert "FAIL varlen sequence" in replay.stdout, replay.stdout

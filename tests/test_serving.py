@@ -224,11 +224,12 @@ def test_a_top_left_window_is_not_checked_as_a_paged_call(window):
     bottom-right: the serving property checked a top-left window with Sq < Sk
     through one (found on the H200 as 511 x 512, D = 129) and failed a right
     kernel.  The varlen call, which takes the alignment, is still checked."""
+    from attnfuzz.properties import implementations
     from attnfuzz.properties.checks.serving import serving_relations
     from attnfuzz.properties.model.cases import AttentionCase
 
     case = AttentionCase(sq=3, sk=5, d=4, dv=4, alignment="top_left", window=window)
-    verdicts = serving_relations(case)
+    verdicts = serving_relations(implementations.get("flash"), case)
     assert all(v.ok for v in verdicts), [v.describe() for v in verdicts if not v.ok]
     assert any(v.check.startswith("varlen") for v in verdicts)
     assert not any(v.check.startswith("paged") for v in verdicts)

@@ -1,6 +1,7 @@
 """Attention functions as a user would write them, one per calling convention,
-each also with a planted bug (the last key of every row is dropped): what
-``--impl MODULE:FUNCTION --convention NAME`` is tested on."""
+each also with a planted bug (the last key of every row is dropped; the varlen
+one's reads past its sequence's keys): what ``--impl MODULE:FUNCTION
+--convention NAME`` is tested on."""
 
 import torch
 
@@ -59,3 +60,23 @@ def flash_like(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, bug=Fal
 
 def flash_like_buggy(q, k, v, **kw):
     return flash_like(q, k, v, bug=True, **kw)
+
+
+def varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, *, max_seqlen_q, max_seqlen_k,
+                causal=False, scale=None, alignment="bottom_right", bug=False):
+    """Packed sequences, as flash_attention_varlen takes them: q (total_q, H, D).
+    The bug: every sequence's keys run to the longest sequence's length (past its
+    own end, into the next sequence's keys), which equal lengths never show."""
+    out = q.new_empty(q.shape[0], q.shape[1], v.shape[-1])
+    starts_q, starts_k = cu_seqlens_q.tolist(), cu_seqlens_k.tolist()
+    for i in range(len(starts_q) - 1):
+        q0, q1, k0, k1 = starts_q[i], starts_q[i + 1], starts_k[i], starts_k[i + 1]
+        if bug:
+            k1 = min(k0 + max_seqlen_k, k.shape[0])
+        one = [t[a:b].transpose(0, 1)[None] for t, a, b in ((q, q0, q1), (k, k0, k1), (v, k0, k1))]
+        out[q0:q1] = mine(*one, causal=causal, scale=scale, alignment=alignment)[0].transpose(0, 1)
+    return out
+
+
+def varlen_like_buggy(*args, **kw):
+    return varlen_like(*args, bug=True, **kw)

@@ -175,10 +175,10 @@ PROPERTIES: dict[str, Property] = {
             draws=_backward_cases,
         ),
         Property(
-            "serving", ("attention",), lambda i, c, b, o: serving_relations(c, b),
+            "serving", ("attention",), lambda i, c, b, o: serving_relations(i, c, b),
             "the case packed with other lengths (varlen) and through a shuffled paged cache: "
             "each sequence within its bounds and the bits of the prefill alone",
-            max_len=70, only=lambda impl: impl.serving,
+            max_len=70, only=lambda impl: impl.varlen is not None or impl.paged is not None,
         ),
         Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),

@@ -1,14 +1,16 @@
 """Serving: a case's batch run packed with other lengths, and through a paged cache.
 
-For attnfuzz's fused kernels (``Implementation.serving``).  The case's batch
-elements become sequences of their own lengths (every other one shortened,
-and an empty one in front) packed for ``flash_attention_varlen``; each must
-be within its bounds of the oracle and, where the prefill is untuned, bit
-for bit what ``flash_prefill`` gives it alone (the same tiles, blocks and
-overflow guard).  The case's keys are also copied into a paged cache with
-shuffled pages, NaN in every slot and page no sequence uses, and a table
-whose unused entries name a NaN page: ``flash_attention_paged`` must give the
-case's dense output, within its bounds and bit for bit.
+For implementations with serving entry points (``Implementation.varlen`` and
+``.paged``: attnfuzz's fused kernels, or a user's function of packed
+sequences).  The case's batch elements become sequences of their own lengths
+(every other one shortened, and an empty one in front) packed for the varlen
+call; each must be within its bounds of the oracle and, for attnfuzz's
+kernels where the prefill is untuned (``serving_bits``), bit for bit what
+``flash_prefill`` gives it alone (the same tiles, blocks and overflow guard).
+The case's keys are also copied into a paged cache with shuffled pages, NaN
+in every slot and page no sequence uses, and a table whose unused entries
+name a NaN page: the paged call must give the case's dense output, within
+its bounds and, likewise, bit for bit.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import torch
 
 from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import bitwise
+from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import AttentionCase, Built, build
 from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
 
@@ -40,8 +43,8 @@ class _Alone:
     prefill's result, computed once per (batch element, Sq, Sk): the varlen
     and the paged call share their full-length sequences."""
 
-    def __init__(self, case: AttentionCase, built: Built) -> None:
-        self.case, self.built, self.known = case, built, {}
+    def __init__(self, case: AttentionCase, built: Built, bits: bool) -> None:
+        self.case, self.built, self.bits, self.known = case, built, bits, {}
 
     def _expected(self, b: int, sq: int, sk: int) -> tuple:
         from attnfuzz.kernels import flash_prefill
@@ -55,18 +58,20 @@ class _Alone:
             bounds = attention_bounds(*one, parts, scale=case.effective_scale,
                                       input_precision=case.input_precision)
             alone = (flash_prefill(*one, alignment=case.alignment, return_lse=True,
-                                   **_common(case)) if _untuned(sq, sk) else None)
+                                   **_common(case)) if self.bits and _untuned(sq, sk) else None)
             self.known[b, sq, sk] = parts, bounds, alone
         return self.known[b, sq, sk]
 
-    def verdicts(self, what: str, got: torch.Tensor, got_lse: torch.Tensor, b: int, sq: int,
-                 sk: int) -> list[Verdict]:
+    def verdicts(self, what: str, got: torch.Tensor, got_lse: torch.Tensor | None, b: int,
+                 sq: int, sk: int) -> list[Verdict]:
         """Sequence ``b`` (its first sq queries over its first sk keys): within its
-        bounds of the oracle, and where untuned the bits of the prefill alone."""
+        bounds of the oracle (the LSE where returned), and where untuned the
+        bits of the prefill alone."""
         parts, bounds, alone = self._expected(b, sq, sk)
         verdicts = [compare(f"{what} out", got, parts["out"], bounds["out"],
-                            dtype=self.case.torch_dtype),
-                    compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"])]
+                            dtype=self.case.torch_dtype)]
+        if got_lse is not None:
+            verdicts.append(compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"]))
         if alone is not None:
             verdicts += [bitwise(f"{what} == prefill alone", got, alone[0]),
                          bitwise(f"{what} lse == prefill alone", got_lse, alone[1])]
@@ -78,23 +83,35 @@ def _common(case: AttentionCase) -> dict:
                 input_precision=case.input_precision)
 
 
-def _varlen(case: AttentionCase, built: Built, alone: _Alone) -> list[Verdict]:
-    from attnfuzz.kernels import flash_attention_varlen
-
+def _varlen(impl: Implementation, case: AttentionCase, built: Built,
+            alone: _Alone) -> list[Verdict]:
+    if impl.varlen is None:
+        return []
     q, k, v = (built.inputs[r] for r in "qkv")
-    # An empty sequence first, over the first key of batch element 0 (if any).
-    pieces = [(0, 0, min(case.sk, 1)), *((b, *n) for b, n in enumerate(_lengths(case)))]
+    # An empty sequence first, over the first key of batch element 0 (if any),
+    # then the shorter sequences before the longer ones, so that a sequence
+    # read past its own end (to the longest one's length, say) reads the next
+    # one's keys.  A batch of one gets a shortened copy in front.
+    sequences = [(b, *n) for b, n in enumerate(_lengths(case))]
+    if case.batch == 1:
+        sequences.append((0, case.sq - case.sq // 3, case.sk - case.sk // 4))
+    pieces = [(0, 0, min(case.sk, 1)), *sorted(set(sequences), key=lambda p: (p[2], p[1], p[0]))]
     pack = lambda t, role: torch.cat(  # noqa: E731
         [t[b, :, : (sq if role == "q" else sk)].transpose(0, 1) for b, sq, sk in pieces])
     cu = [torch.tensor([0, *torch.tensor([p[i] for p in pieces]).cumsum(0).tolist()],
                        dtype=torch.int32, device=q.device) for i in (1, 2)]
     kw = _common(case)
-    out, lse = flash_attention_varlen(pack(q, "q"), pack(k, "k"), pack(v, "v"), *cu,
-                                      alignment=case.alignment, return_lse=True, **kw)
+    out, lse = impl.varlen(pack(q, "q"), pack(k, "k"), pack(v, "v"), *cu,
+                           alignment=case.alignment, **kw)
+    total = sum(p[1] for p in pieces)
+    if not isinstance(out, torch.Tensor) or out.dim() != 3 or out.shape[0] != total:
+        shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
+        raise AssertionError(f"{impl.name}: the varlen call returned out of shape {shape}, "
+                             f"expected (total_q={total}, Hq, Dv)")
     verdicts, start = [], 0
     for b, sq, sk in pieces[1:]:
         got = out[start:start + sq].transpose(0, 1)[None]
-        got_lse = lse[:, start:start + sq][None]
+        got_lse = None if lse is None else lse[:, start:start + sq][None]
         start += sq
         what = f"varlen sequence {b + 1} of {len(pieces)} ({sq} x {sk})"
         verdicts += alone.verdicts(what, got, got_lse, b, sq, sk)
@@ -126,9 +143,10 @@ def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, se
     return (*caches, table.to(k.device))
 
 
-def _paged(case: AttentionCase, built: Built, alone: _Alone) -> list[Verdict]:
-    from attnfuzz.kernels import flash_attention_paged
-
+def _paged(impl: Implementation, case: AttentionCase, built: Built,
+           alone: _Alone) -> list[Verdict]:
+    if impl.paged is None:
+        return []
     # A paged call's new tokens are the last Sq of its keys: its causal mask and
     # window are bottom-right, so a top-left one is not a paged call's.
     masked = case.causal or case.window is not None
@@ -140,16 +158,18 @@ def _paged(case: AttentionCase, built: Built, alone: _Alone) -> list[Verdict]:
     kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
     seqlens = torch.tensor(lens, dtype=torch.int32, device=q.device)
     kw = _common(case)
-    out, lse = flash_attention_paged(q, kc, vc, table, seqlens, return_lse=True, **kw)
+    out, lse = impl.paged(q, kc, vc, table, seqlens, **kw)
     verdicts = []
     for b, sk in enumerate(lens):
         what = f"paged sequence {b + 1} of {case.batch} ({case.sq} x {sk}, page size {page})"
-        verdicts += alone.verdicts(what, out[b:b + 1], lse[b:b + 1], b, case.sq, sk)
+        verdicts += alone.verdicts(what, out[b:b + 1], None if lse is None else lse[b:b + 1],
+                                   b, case.sq, sk)
     return verdicts
 
 
-def serving_relations(case: AttentionCase, built: Built | None = None) -> list[Verdict]:
+def serving_relations(impl: Implementation, case: AttentionCase,
+                      built: Built | None = None) -> list[Verdict]:
     """The case as a packed varlen batch and through a paged cache."""
     built = built or build(case, backend.device())
-    alone = _Alone(case, built)
-    return _varlen(case, built, alone) + _paged(case, built, alone)
+    alone = _Alone(case, built, impl.serving_bits)
+    return _varlen(impl, case, built, alone) + _paged(impl, case, built, alone)

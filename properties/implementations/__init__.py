@@ -80,6 +80,7 @@ def _adapted(name: str, fn: Callable, convention, declared: Support, description
     return Implementation(
         name, "attention", convention.adapt(fn, name), writes_out=False,
         description=description, support=declared, expressible=convention.alignments,
+        varlen=conventions.packed_call(fn, name) if convention.packs else None,
     )
 
 

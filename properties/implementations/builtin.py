@@ -39,6 +39,18 @@ def _decode(q, k, v, out, *, return_lse=True, num_splits=DECODE_SPLITS, **kw):
     return _results(got, "lse")
 
 
+def _varlen(q, k, v, cu_q, cu_k, **kw):
+    from attnfuzz.kernels import flash_attention_varlen
+
+    return flash_attention_varlen(q, k, v, cu_q, cu_k, return_lse=True, **kw)
+
+
+def _paged(q, k_cache, v_cache, table, seqlens, **kw):
+    from attnfuzz.kernels import flash_attention_paged
+
+    return flash_attention_paged(q, k_cache, v_cache, table, seqlens, return_lse=True, **kw)
+
+
 def _reset_flash() -> None:
     # Compiled launches and the decode merge's tile counters; not the
     # autotuner's choices, whose retuning costs seconds per shape.
@@ -87,7 +99,7 @@ IMPLEMENTATIONS = (
                    options=(OUT, ("return_probs", (True, False)))),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
                    campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE, options=(OUT, LSE),
-                   reset=_reset_flash, serving=True),
+                   reset=_reset_flash, varlen=_varlen, paged=_paged, serving_bits=True),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
                    decode=True, campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
                    options=(OUT, LSE, SPLITS), reset=_reset_flash),

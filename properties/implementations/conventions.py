@@ -15,6 +15,13 @@ signature cannot express is not drawn (``alignments``).
   ``softmax_scale``, ``causal`` bottom-right aligned, GQA by head count;
   returns ``out`` or a tuple whose first items are ``out`` and the LSE (B, H, S);
   a declared window is passed as ``window_size`` (-1 for an unlimited side).
+- ``varlen``: ``flash_attention_varlen``'s, on packed sequences:
+  ``fn(q, k, v, cu_seqlens_q, cu_seqlens_k, *, max_seqlen_q, max_seqlen_k,
+  causal, scale, alignment)`` with q (total_q, Hq, D), k and v (total_k, Hkv,
+  D) and int32 prefix sums (B + 1,); returns ``out`` (total_q, Hq, Dv) or
+  ``(out, lse)`` with lse (Hq, total_q).  A case's batch elements are its
+  sequences, all of one length; the ``serving`` property packs sequences of
+  different lengths.
 """
 
 from __future__ import annotations
@@ -74,12 +81,60 @@ def _flash_attn(fn: Callable, what: str) -> Adapter:
     return run
 
 
+def _packed(t: torch.Tensor) -> torch.Tensor:
+    """(B, H, S, D) as (B * S, H, D): the batch elements as packed sequences."""
+    return t.transpose(1, 2).reshape(-1, *t.shape[1:2], t.shape[-1])
+
+
+def _prefix_sums(batch: int, length: int, device: torch.device) -> torch.Tensor:
+    return torch.arange(batch + 1, dtype=torch.int32, device=device) * length
+
+
+def packed_call(fn: Callable, what: str) -> Callable[..., tuple]:
+    """A ``varlen`` function as ``flash_attention_varlen`` is called: returns
+    (out, lse or None)."""
+    def call(q, k, v, cu_q, cu_k, *, causal, scale, alignment, window=None,
+             max_seqlen_q=None, max_seqlen_k=None, **ignored):
+        lengths = [(cu[1:] - cu[:-1]).max().item() if cu.numel() > 1 else 0
+                   for cu in (cu_q, cu_k)]
+        extra = {} if window is None else {"window": window}
+        got = _results(fn(q, k, v, cu_q, cu_k, causal=causal, scale=scale, alignment=alignment,
+                          max_seqlen_q=max_seqlen_q or lengths[0],
+                          max_seqlen_k=max_seqlen_k or lengths[1], **extra), what)
+        return got["out"], got.get("lse")
+
+    return call
+
+
+def _varlen(fn: Callable, what: str) -> Adapter:
+    call = packed_call(fn, what)
+
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
+        b, sq, sk = q.shape[0], q.shape[2], k.shape[2]
+        cu_q, cu_k = (_prefix_sums(b, n, q.device) for n in (sq, sk))
+        got, lse = call(_packed(q), _packed(k), _packed(v), cu_q, cu_k, causal=causal,
+                        scale=scale, alignment=alignment, window=window)
+        if not isinstance(got, torch.Tensor) or got.dim() != 3 or got.shape[0] != b * sq:
+            shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
+            raise AssertionError(f"{what} returned out of shape {shape}, expected "
+                                 f"(total_q={b * sq}, Hq, Dv)")
+        results = {"out": got.reshape(b, sq, *got.shape[1:]).transpose(1, 2)}
+        if lse is not None:  # (Hq, total_q) -> (B, Hq, Sq)
+            results["lse"] = lse.reshape(lse.shape[0], b, sq).transpose(0, 1)
+        return results
+
+    return run
+
+
 @dataclass(frozen=True)
 class Convention:
     name: str
     adapt: Callable[[Callable, str], Adapter]
     alignments: tuple[str, ...]  # causal alignments the signature can express
     description: str
+    # A function of packed sequences, called as ``flash_attention_varlen`` is
+    # (``packed_call``): the ``serving`` property packs sequences of other lengths.
+    packs: bool = False
 
 
 CONVENTIONS: dict[str, Convention] = {
@@ -91,6 +146,10 @@ CONVENTIONS: dict[str, Convention] = {
                    "scaled_dot_product_attention's: is_causal (top-left), enable_gqa"),
         Convention("flash_attn", _flash_attn, ("bottom_right",),
                    "flash_attn_func's: (B, S, H, D), softmax_scale, causal (bottom-right)"),
+        Convention("varlen", _varlen, ALIGNMENTS,
+                   "flash_attention_varlen's: fn(q, k, v, cu_seqlens_q, cu_seqlens_k, *, "
+                   "max_seqlen_q, max_seqlen_k, causal, scale, alignment), (total, H, D)",
+                   packs=True),
     )
 }
 

@@ -42,9 +42,14 @@ class Implementation:
     # it; a library may pick another GEMM for another stride (cuBLAS does), so
     # relations that change a layout hold others to their bounds instead.
     bitwise_layouts: bool = False
-    # attnfuzz's fused kernels: the varlen and paged kernels share their row
-    # tile, and the ``serving`` property checks them on this one's cases.
-    serving: bool = False
+    # Serving entry points that the ``serving`` property packs this one's cases
+    # through: ``varlen`` called as ``flash_attention_varlen`` is, ``paged`` as
+    # ``flash_attention_paged`` is, each returning (out, lse or None).  With
+    # ``serving_bits`` each sequence must also be, bit for bit, what
+    # ``flash_prefill`` gives it alone (attnfuzz's kernels share a row tile).
+    varlen: Callable[..., tuple] | None = None
+    paged: Callable[..., tuple] | None = None
+    serving_bits: bool = False
     # Optional arguments drawn both ways: (name, choices), the default first
     # (the one shrinking goes to).  "out" chooses whether the harness passes
     # its own output tensor; the others are passed to ``run`` by name.

@@ -20,6 +20,11 @@ SERVING_MUTANTS: tuple[Mutant, ...] = (
     _s("varlen.one_overflow_guard",
        ("p_shift = tl.load(shift_ptr + seq)", "p_shift = tl.load(shift_ptr)"),
        "the overflow guard of the first sequence's key count used for every sequence"),
+    _s("varlen.keys_to_the_next_end",
+       ("Sk = (tl.load(cu_k_ptr + seq + 1) - k_start)",
+        "Sk = (tl.load(cu_k_ptr + seq + 2) - k_start)"),
+       "a sequence's keys run to the next sequence's end (the prefix sums indexed one "
+       "too far): it attends to the next one's keys, and the last reads past cu_seqlens_k"),
     _s("paged.page_index_off_by_one",
        ("page = tl.load(table + kv_idx // PAGE,", "page = tl.load(table + (kv_idx + 1) // PAGE,"),
        "a key's page looked up one slot late: the last slot of a page reads the next "
