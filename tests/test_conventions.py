@@ -11,6 +11,7 @@ must be found, dumped and replayed from the dump in a new process.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -151,3 +152,20 @@ def test_a_varlen_function_is_fuzzed_with_sequences_of_other_lengths(capsys, tmp
                             env=env, capture_output=True, text=True, timeout=120)
     assert replay.returncode == 1, replay.stdout + replay.stderr
     assert "FAIL varlen sequence" in replay.stdout, replay.stdout
+
+
+@pytest.mark.parametrize(("returned", "named"), [
+    (lambda out, lse: (out, lse.transpose(0, 1)),
+     "lse of shape (5, 2), expected (Hq=2, total_q=5)"),
+    (lambda out, lse: out[:, :1], "out of shape (5, 1, 4), expected (total_q=5, Hq=2, Dv)"),
+])
+def test_a_varlen_result_of_the_wrong_shape_is_named(returned, named):
+    from attnfuzz.properties.implementations.conventions import packed_call
+
+    def fn(q, k, v, cu_q, cu_k, **kw):
+        return returned(torch.zeros(q.shape[0], q.shape[1], 4), torch.zeros(q.shape[1], q.shape[0]))
+
+    q = k = v = torch.zeros(5, 2, 4)
+    cu = torch.tensor([0, 2, 5], dtype=torch.int32)
+    with pytest.raises(AssertionError, match=re.escape(named)):
+        packed_call(fn, "fn")(q, k, v, cu, cu, causal=False, scale=None, alignment="top_left")

@@ -101,7 +101,15 @@ def packed_call(fn: Callable, what: str) -> Callable[..., tuple]:
         got = _results(fn(q, k, v, cu_q, cu_k, causal=causal, scale=scale, alignment=alignment,
                           max_seqlen_q=max_seqlen_q or lengths[0],
                           max_seqlen_k=max_seqlen_k or lengths[1], **extra), what)
-        return got["out"], got.get("lse")
+        out, lse = got["out"], got.get("lse")
+        total, hq = q.shape[:2]
+        if out.dim() != 3 or out.shape[:2] != (total, hq):
+            raise AssertionError(f"{what} returned out of shape {tuple(out.shape)}, expected "
+                                 f"(total_q={total}, Hq={hq}, Dv)")
+        if lse is not None and lse.shape != (hq, total):
+            raise AssertionError(f"{what} returned lse of shape {tuple(lse.shape)}, expected "
+                                 f"(Hq={hq}, total_q={total})")
+        return out, lse
 
     return call
 
@@ -114,10 +122,6 @@ def _varlen(fn: Callable, what: str) -> Adapter:
         cu_q, cu_k = (_prefix_sums(b, n, q.device) for n in (sq, sk))
         got, lse = call(_packed(q), _packed(k), _packed(v), cu_q, cu_k, causal=causal,
                         scale=scale, alignment=alignment, window=window)
-        if not isinstance(got, torch.Tensor) or got.dim() != 3 or got.shape[0] != b * sq:
-            shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
-            raise AssertionError(f"{what} returned out of shape {shape}, expected "
-                                 f"(total_q={b * sq}, Hq, Dv)")
         results = {"out": got.reshape(b, sq, *got.shape[1:]).transpose(1, 2)}
         if lse is not None:  # (Hq, total_q) -> (B, Hq, Sq)
             results["lse"] = lse.reshape(lse.shape[0], b, sq).transpose(0, 1)
