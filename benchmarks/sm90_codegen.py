@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import collections
 import inspect
+import itertools
 import json
 import os
 import re
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAD_DIM = 128
 SM90 = ("cuda", 90, 32)  # backend, compute capability, warp size (as the CUDA driver reports)
 _FP32_POINTERS = {"lse_ptr", "part_ptr", "part_lse_ptr"}
+_INT_POINTERS = {"count_ptr", "table_ptr", "seqlens_ptr"}
 _LAST_DIM_STRIDES = {"s_qd", "s_kd", "s_vd", "s_od"}
 
 
@@ -53,7 +55,8 @@ def _signature(kernel, dtype: str, constexprs: dict) -> tuple[dict, dict, dict]:
         if name in consts:
             sig[name] = "constexpr"
         elif name.endswith("_ptr"):
-            element = "fp32" if name in _FP32_POINTERS else "i32" if name == "count_ptr" else dtype
+            element = ("fp32" if name in _FP32_POINTERS else "i32" if name in _INT_POINTERS
+                       else dtype)
             sig[name] = "*" + element
             attrs[(i,)] = [["tt.divisibility", 16]]
         elif name in _LAST_DIM_STRIDES:
@@ -123,12 +126,13 @@ def report() -> list[dict]:
                       "BLOCK_M": cfg.block_m, "BLOCK_N": cfg.block_n}
             got = compile_sm90(fa._flash_fwd_kernel, "bf16", consts, cfg.num_warps, cfg.num_stages)
             rows.append({"kernel": "prefill", "causal": causal, "config": list(cfg), **got})
-    for block_m in (16, 32, 64):
+    # The decode kernel over dense keys and over a paged cache (serving's split path).
+    for block_m, paged in itertools.product((16, 32, 64), (False, True)):
         block_n, warps, stages = fa._DECODE_CONFIGS[("16bit", HEAD_DIM, block_m)]
         consts = {**_head_constexprs(), "CAUSAL": False, "STORE_LSE": False, "PRECISION": "ieee",
-                  "BLOCK_M": block_m, "BLOCK_N": block_n, "MERGE": True}
+                  "BLOCK_M": block_m, "BLOCK_N": block_n, "MERGE": True, "PAGED": paged}
         got = compile_sm90(fa._flash_decode_kernel, "bf16", consts, warps, stages)
-        rows.append({"kernel": "decode", "causal": False,
+        rows.append({"kernel": "paged decode" if paged else "decode", "causal": False,
                      "config": [block_m, block_n, warps, stages], **got})
     return rows
 

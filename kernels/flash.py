@@ -407,21 +407,29 @@ def _store_rows(
 
 
 @triton.jit(do_not_specialize=["Sq", "Sk", "HKV", "GROUP", "DIAGONAL", "HEAD_D", "HEAD_DV",
-                               "WIN_LEFT", "WIN_RIGHT", "NUM_SPLITS", "SPLIT_LEN"])
+                               "WIN_LEFT", "WIN_RIGHT", "NUM_SPLITS", "SPLIT_LEN", "PAGE"])
 def _flash_decode_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, part_ptr, part_lse_ptr, count_ptr,
+    table_ptr, seqlens_ptr,
     Sq, Sk, HKV, GROUP, DIAGONAL, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT, NUM_SPLITS, SPLIT_LEN,
+    PAGE,
     s_qb, s_qh, s_qm, s_qd,
     s_kb, s_kh, s_kn, s_kd,
     s_vb, s_vh, s_vn, s_vd,
     s_ob, s_oh, s_om, s_od,
+    s_tb,
     qk_scale, p_shift, w_shift,
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, STORE_LSE: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, MERGE: tl.constexpr,
-    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr, PAGED: tl.constexpr,
 ):
     """One key range of one packed row tile, and the tile's merge if it finishes last.
+
+    ``PAGED``: the keys are a paged cache's (see ``_attend_range``), with
+    ``s_kb``/``s_vb`` the page strides and ``table_ptr`` the (B, pages) table
+    of ``s_tb`` entries a row; batch element b has ``seqlens_ptr[b]`` keys,
+    its last Sq the queries (bottom-right), and ``Sk``/``DIAGONAL`` are unused.
 
     Tile row ``r`` is query row ``r % Sq`` of query head ``kv_head * GROUP +
     r // Sq``.  The output (B, Hq, Sq, Dv) is written through its strides, the
@@ -454,14 +462,23 @@ def _flash_decode_kernel(
         + q_idx[:, None].to(tl.int64) * s_qm + offs_d[None, :].to(tl.int64) * s_qd
     )
     q = _load_2d(q_ptrs, r, rows_per_kv, offs_d, HEAD_D, True, PAD_D)
-    k_tile = (
-        k_ptr + batch * s_kb + kv_head * s_kh
-        + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
-    )
-    v_tile = (
-        v_ptr + batch * s_vb + kv_head * s_vh
-        + offs_n[:, None].to(tl.int64) * s_vn + offs_dv[None, :].to(tl.int64) * s_vd
-    )
+    if PAGED:
+        Sk = tl.load(seqlens_ptr + batch)
+        DIAGONAL = Sk - Sq
+        table = table_ptr + batch * s_tb
+        # Slot 0 of page 0 of this KV head: ``_attend_range`` adds each key's page and slot.
+        k_tile = k_ptr + kv_head * s_kh + offs_d[None, :].to(tl.int64) * s_kd
+        v_tile = v_ptr + kv_head * s_vh + offs_dv[None, :].to(tl.int64) * s_vd
+    else:
+        k_tile = (
+            k_ptr + batch * s_kb + kv_head * s_kh
+            + offs_n[:, None].to(tl.int64) * s_kn + offs_d[None, :].to(tl.int64) * s_kd
+        )
+        v_tile = (
+            v_ptr + batch * s_vb + kv_head * s_vh
+            + offs_n[:, None].to(tl.int64) * s_vn + offs_dv[None, :].to(tl.int64) * s_vd
+        )
+        table = table_ptr
 
     m_i = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
     l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
@@ -480,10 +497,10 @@ def _flash_decode_kernel(
     if CAUSAL or HAS_RIGHT:
         kv_hi = tl.minimum(kv_hi, Sq + up_diag)  # past the last row's last key
     acc, l_i, m_i = _attend_range(
-        acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, k_tile, 0, 0, 0, q_idx, kv_lo, kv_hi, kv_end,
-        up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
+        acc, l_i, m_i, q, k_tile, v_tile, s_kn, s_vn, table, s_kb, s_vb, PAGE,
+        q_idx, kv_lo, kv_hi, kv_end, up_diag, lo_diag, qk_scale, p_shift, HEAD_D, HEAD_DV,
         BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT, False,
-        PRECISION, False,
+        PRECISION, PAGED,
     )
 
     out, lse = _finish(acc, l_i, m_i, p_shift)
@@ -770,10 +787,21 @@ class DecodePlan(NamedTuple):
     w_shift: float  # weight shift of the merge over the ranges
 
 
+class PagedKeys(NamedTuple):
+    """A paged cache's addressing for ``launch_decode``: the int32 (B, pages)
+    table (unit stride along a row), the int32 (B,) key counts, and those
+    counts on the host."""
+
+    table: torch.Tensor
+    seqlens: torch.Tensor
+    lengths: tuple[int, ...]
+
+
 @functools.lru_cache(maxsize=1024)
 def decode_plan(dims: AttentionDims, dtype: torch.dtype, precision: str, causal: bool,
                 device: torch.device, num_splits: int | None = None,
-                config: Config | None = None, window: Window | None = None) -> DecodePlan:
+                config: Config | None = None, window: Window | None = None,
+                lengths: tuple[int, ...] | None = None) -> DecodePlan:
     """The launch plan of ``launch_decode``, cached: a decode step repeats its shape.
 
     The key ranges are whole blocks of ``split_len`` keys, so the requested
@@ -782,18 +810,27 @@ def decode_plan(dims: AttentionDims, dtype: torch.dtype, precision: str, causal:
     window's rows see a band, keys from ``diagonal - left`` (row 0) to
     ``Sq - 1 + diagonal + right``, and the ranges start at the block of its
     first key (the kernel finds that block as this does).  ``window`` is
-    ``launch_window``'s.
+    ``launch_window``'s.  ``lengths``: a paged cache's key count per batch
+    element (each bottom-right); the ranges cover the most keys any of them sees.
     """
     c = config or decode_config(dtype, precision, dims.d, dims.dv, dims.group, dims.sq)
     left, right = window or (None, None)
-    if causal:
-        sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal))
-    elif right is not None:
-        sk_visible = max(0, min(dims.sk, dims.sq + dims.diagonal + right))
+
+    def visible(sk: int, diagonal: int) -> int:
+        if causal:
+            n = max(0, min(sk, dims.sq + diagonal))
+        elif right is not None:
+            n = max(0, min(sk, dims.sq + diagonal + right))
+        else:
+            n = sk
+        if left is not None:  # from the block of row 0's first key on
+            n = max(0, n - max(diagonal - left, 0) // c.block_n * c.block_n)
+        return n
+
+    if lengths is None:
+        sk_visible = visible(dims.sk, dims.diagonal)
     else:
-        sk_visible = dims.sk
-    if left is not None:  # from the block of row 0's first key on
-        sk_visible = max(0, sk_visible - max(dims.diagonal - left, 0) // c.block_n * c.block_n)
+        sk_visible = max((visible(n, n - dims.sq) for n in lengths), default=0)
     tiles = dims.batch * dims.hkv * _cdiv(dims.group * dims.sq, c.block_m)
     meta = tuple(_head_meta(dims).items())
     if sk_visible == 0:
@@ -833,16 +870,19 @@ def launch_decode(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
     causal: bool, precision: str, num_splits: int | None = None, config: Config | None = None,
-    window: Window | None = None,
+    window: Window | None = None, paged: PagedKeys | None = None,
 ) -> int:
     """Run split-K decode into ``out`` (any strides) and contiguous ``lse``; returns the splits.
 
     One launch: with several key ranges, the last program of each tile to
     finish merges its ranges (see ``_flash_decode_kernel``).  ``window`` is
-    ``check_window``'s sliding window.
+    ``check_window``'s sliding window.  With ``paged``, k and v are a paged
+    cache's (num_pages, page_size, Hkv, D) and ``dims.sk`` its longest sequence.
     """
     window = launch_window(window, causal, dims.sq + dims.sk)
-    plan = decode_plan(dims, v.dtype, precision, causal, q.device, num_splits, config, window)
+    lengths = tuple(paged.lengths) if paged is not None else None
+    plan = decode_plan(dims, v.dtype, precision, causal, q.device, num_splits, config, window,
+                       lengths)
     if plan.splits == 0:
         out.zero_()
         if lse is not None:
@@ -866,23 +906,32 @@ def launch_decode(
         counters = _tile_counters(q.device, plan.tiles)
     else:
         part = part_lse = counters = out
-    strides = (*q.stride(), *k.stride(), *v.stride(), *out.stride())
-    tensors = (q, k, v, out, lse if lse is not None else out, part, part_lse, counters)
+    if paged is None:
+        kv_strides = (*k.stride(), *v.stride())
+        table = seqlens = out
+        page = s_tb = 0
+    else:  # (page, slot, head, dim) as the kernel's (page, head, slot, dim)
+        kv_strides = tuple(t.stride(i) for t in (k, v) for i in (0, 2, 1, 3))
+        table, seqlens, page, s_tb = paged.table, paged.seqlens, k.shape[1], paged.table.stride(0)
+    strides = (*q.stride(), *kv_strides, *out.stride(), s_tb)
+    tensors = (q, k, v, out, lse if lse is not None else out, part, part_lse, counters,
+               table, seqlens)
     sizes, flags = window_args(window)
 
     def build() -> tuple[tuple[int, ...], tuple, dict]:
         args = (
             dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv, *sizes,
-            splits, plan.split_len, *strides, dims.scale * LOG2E, plan.p_shift, plan.w_shift,
+            splits, plan.split_len, page, *strides, dims.scale * LOG2E, plan.p_shift,
+            plan.w_shift,
         )
         meta = dict(
             plan.head_meta, CAUSAL=causal, STORE_LSE=lse is not None, PRECISION=precision,
-            BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge, **flags,
+            BLOCK_M=c.block_m, BLOCK_N=c.block_n, MERGE=merge, **flags, PAGED=paged is not None,
             num_warps=c.num_warps, num_stages=c.num_stages,
         )
         return (plan.tiles * splits,), args, meta
 
-    _DECODE.launch((plan, dims, strides, causal, precision, lse is not None, window),
+    _DECODE.launch((plan, dims, strides, causal, precision, lse is not None, window, page),
                    tensors, build)
     return splits
 

@@ -23,8 +23,11 @@ Key ``j`` of sequence ``b`` is slot ``j % page_size`` of page
 ``cache_seqlens[b]`` keys, the last Sq of which are the new tokens of q
 (B, Hq, Sq, D), so the causal mask is bottom-right.  Table entries and slots
 past a sequence's length are never read: the page index is loaded under the
-same mask as the key.  One program per query block walks the whole cache
-(no split over the keys yet, unlike ``flash_decode``).
+same mask as the key.  Few new tokens over a long cache
+(``flash.uses_decode_path``) go through ``flash_decode``'s kernel instead,
+paged: the GQA group's rows packed into one tile and the keys split into
+ranges merged by the last program of each tile; the ranges cover the longest
+sequence's keys, and a shorter sequence's ranges past its end are empty.
 
 The overflow guard of the fused forward (``weight_shift``) depends on the
 number of keys, so it is computed per sequence on the host: a sequence's
@@ -57,7 +60,14 @@ from ._checks import (
     prepare_out,
 )
 from ._tiles import LOG2E, _cdiv, _head_meta, _load_2d, _on_device_of, launch_window, window_args
-from .flash import _attend_rows, prefill_config, weight_shift
+from .flash import (
+    PagedKeys,
+    _attend_rows,
+    launch_decode,
+    prefill_config,
+    uses_decode_path,
+    weight_shift,
+)
 
 _SIZES = ["MAX_SQ", "TOTAL_Q", "H", "GROUP", "HEAD_D", "HEAD_DV", "WIN_LEFT", "WIN_RIGHT"]
 
@@ -383,6 +393,12 @@ def flash_attention_paged(
     if out.numel() == 0:
         return _results(out, lse, return_lse)
     dims = AttentionDims(b, hq, hkv, sq, max(lens), d, dv, scale, 0)
+    if uses_decode_path(sq, max(lens)):
+        with _on_device_of(q):
+            launch_decode(q, k_cache, v_cache, out, lse, dims, causal=causal,
+                          precision=precision, window=window,
+                          paged=PagedKeys(table, cache_seqlens, tuple(lens)))
+        return _results(out, lse, return_lse)
     sizes, flags = window_args(launch_window(window, causal, sq + max(lens)))
     c = prefill_config(q.dtype, precision, d, dv)
     grid = (_cdiv(sq, c.block_m) * b * hq,)

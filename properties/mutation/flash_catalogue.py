@@ -79,7 +79,7 @@ FLASH_MUTANTS = (
         "head = kv_head * GROUP + (r % GROUP).to(tl.int64)"),
        "packed GQA rows mapped to the wrong query head", DECODE),
     _m("decode.k_stride_for_v",
-       ("s_kn, s_vn, k_tile, 0, 0, 0, q_idx", "s_kn, s_kn, k_tile, 0, 0, 0, q_idx"),
+       ("s_kn, s_vn, table, s_kb, s_vb, PAGE", "s_kn, s_kn, table, s_kb, s_vb, PAGE"),
        "a stride of one tensor used for another (K's for V)", DECODE),
     _m("flash.negative_scale_max",
        ("m_new = tl.maximum(m_i, tl.min(qk, 1) * qk_scale)",
