@@ -122,7 +122,7 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     before = {r: b.clone() for r, b in built.buffers.items()}
 
     inputs = [built.inputs[role] for role in case.shapes()]
-    with _watched() as accesses, _poisoned_allocations(case, device):
+    with watched() as accesses, _poisoned_allocations(case, device):
         results = impl.run(*inputs, placed.tensor if given else None, **case.kwargs(), **options)
 
     _check_returned(impl, results, case, device)
@@ -165,7 +165,7 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
     leaves = [built.inputs[r].detach().requires_grad_() for r in GRADS.values()]
     do = built.inputs["do"]
     before = {r: b.clone() for r, b in built.buffers.items()}
-    with _watched() as accesses, _poisoned_allocations(case, do.device):
+    with watched() as accesses, _poisoned_allocations(case, do.device):
         results = impl.run(*leaves, None, **case.kwargs(), **options)
         out = results.get("out")
         if not isinstance(out, torch.Tensor) or not out.requires_grad:
@@ -235,7 +235,7 @@ SHARED_OUTS = {"in place": _in_place, "after an input": _after_an_input}
 def _execute_shared(impl: Implementation, case: Case, built: Built, shared, options) -> Run:
     inputs, out, written = shared
     before = [t.clone() for t in inputs]
-    with _watched() as accesses, _poisoned_allocations(case, out.device):
+    with watched() as accesses, _poisoned_allocations(case, out.device):
         results = impl.run(*inputs, out, **case.kwargs(), **options)
     _check_returned(impl, results, case, out.device)
     if results["out"].data_ptr() != out.data_ptr():
@@ -248,7 +248,7 @@ def _execute_shared(impl: Implementation, case: Case, built: Built, shared, opti
     return Run(results, safety)
 
 
-def _watched() -> contextlib.AbstractContextManager:
+def watched() -> contextlib.AbstractContextManager:
     """The interpreter's access check (a GPU has compute-sanitizer instead)."""
     return watching() if backend.interpreting() else contextlib.nullcontext([])
 

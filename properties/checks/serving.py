@@ -10,7 +10,8 @@ kernels where the prefill is untuned (``serving_bits``), bit for bit what
 The case's keys are also copied into a paged cache with shuffled pages, NaN
 in every slot and page no sequence uses, and a table whose unused entries
 name a NaN page: the paged call must give the case's dense output, within
-its bounds and, likewise, bit for bit.
+its bounds and, likewise, bit for bit where it makes one pass over the keys;
+so must a decode step of the case's first three queries over that cache.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import torch
 
 from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import bitwise
+from attnfuzz.properties.checks.execution import bitwise, memory, watched
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import AttentionCase, Built, build
 from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
@@ -30,6 +31,12 @@ def _lengths(case: AttentionCase) -> list[tuple[int, int]]:
     """(queries, keys) of each sequence: every other batch element shortened."""
     return [(case.sq - (b % 2) * (case.sq // 3), case.sk - (b % 2) * (case.sk // 4))
             for b in range(case.batch)]
+
+
+def _split(sq: int, sk: int) -> bool:
+    from attnfuzz.kernels.flash import uses_decode_path
+
+    return uses_decode_path(sq, sk)
 
 
 def _untuned(sq: int, sk: int) -> bool:
@@ -63,11 +70,12 @@ class _Alone:
         return self.known[b, sq, sk]
 
     def verdicts(self, what: str, got: torch.Tensor, got_lse: torch.Tensor | None, b: int,
-                 sq: int, sk: int) -> list[Verdict]:
+                 sq: int, sk: int, one_pass: bool = True) -> list[Verdict]:
         """Sequence ``b`` (its first sq queries over its first sk keys): within its
-        bounds of the oracle (the LSE where returned), and where untuned the
-        bits of the prefill alone."""
+        bounds of the oracle (the LSE where returned), and where untuned and
+        computed in ``one_pass`` over the keys the bits of the prefill alone."""
         parts, bounds, alone = self._expected(b, sq, sk)
+        alone = alone if one_pass else None
         verdicts = [compare(f"{what} out", got, parts["out"], bounds["out"],
                             dtype=self.case.torch_dtype)]
         if got_lse is not None:
@@ -152,18 +160,28 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     masked = case.causal or case.window is not None
     if case.sq == 0 or case.sk < case.sq or (masked and case.alignment != "bottom_right"):
         return []
-    q, k, v = (built.inputs[r] for r in "qkv")
-    lens = [max(case.sq, sk) for _, sk in _lengths(case)]
+    # Each batch element a sequence of its own length (a batch of one gets a
+    # shortened copy after it: lengths that differ).
+    seqs = [(b, max(case.sq, sk)) for b, (_, sk) in enumerate(_lengths(case))]
+    if case.batch == 1:
+        seqs.append((0, max(case.sq, case.sk - case.sk // 4)))
+    elements, lens = [b for b, _ in seqs], [n for _, n in seqs]
+    q, k, v = (built.inputs[r][elements] for r in "qkv")
     page = PAGE_SIZES[case.values.seed % len(PAGE_SIZES)]
     kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
     seqlens = torch.tensor(lens, dtype=torch.int32, device=q.device)
-    kw = _common(case)
-    out, lse = impl.paged(q, kc, vc, table, seqlens, **kw)
     verdicts = []
-    for b, sk in enumerate(lens):
-        what = f"paged sequence {b + 1} of {case.batch} ({case.sq} x {sk}, page size {page})"
-        verdicts += alone.verdicts(what, out[b:b + 1], None if lse is None else lse[b:b + 1],
-                                   b, case.sq, sk)
+    # The case's queries as the new tokens, and its first three at most (a
+    # speculative decode step over the same cache, the shape serving repeats most).
+    for n in dict.fromkeys((case.sq, min(case.sq, 3))):
+        out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
+        # attnfuzz's paged kernel splits a long cache's keys for few new tokens,
+        # into ranges set by the longest sequence: bits no prefill alone has.
+        one_pass = not _split(n, max(lens))
+        for i, (b, sk) in enumerate(seqs):
+            what = f"paged sequence {i + 1} of {len(seqs)} ({n} x {sk}, page size {page})"
+            verdicts += alone.verdicts(what, out[i:i + 1],
+                                       None if lse is None else lse[i:i + 1], b, n, sk, one_pass)
     return verdicts
 
 
@@ -172,4 +190,8 @@ def serving_relations(impl: Implementation, case: AttentionCase,
     """The case as a packed varlen batch and through a paged cache."""
     built = built or build(case, backend.device())
     alone = _Alone(case, built, impl.serving_bits)
-    return _varlen(impl, case, built, alone) + _paged(impl, case, built, alone)
+    # The interpreter's access check over the serving calls too: their index
+    # tensors (prefix sums, tables, lengths) are the property's own.
+    with watched() as accesses:
+        verdicts = _varlen(impl, case, built, alone) + _paged(impl, case, built, alone)
+    return [memory(a.describe()) for a in accesses[:1]] + verdicts
