@@ -53,9 +53,19 @@ from attnfuzz.reference.gradients import _group_sum
 
 
 def _rounded(inner: torch.Tensor, exact: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """A gradient's bound once its fp32 value is rounded to ``dtype``."""
+    """A gradient's bound once its fp32 value is rounded to ``dtype``.
+
+    Where the derivation overflows float64 (logits of 1e6 make e_p about
+    e^400), a dot of an infinite term with an exact zero gives NaN: the bound
+    there is unbounded, so infinite."""
     u_out = unit_roundoff(dtype) if dtype != torch.float32 else U32
-    return (1 + u_out) * inner + u_out * exact.abs() + rounding_floor(dtype)
+    bound = (1 + u_out) * inner + u_out * exact.abs() + rounding_floor(dtype)
+    return bound.nan_to_num(nan=torch.inf)
+
+
+def _scaled(u: float, t: torch.Tensor) -> torch.Tensor:
+    """u * t with a unit roundoff of 0 (fp32 kept as is) giving 0 even where t is inf."""
+    return u * t if u else torch.zeros_like(t)
 
 
 def attention_grad_bounds(
@@ -96,7 +106,7 @@ def attention_grad_bounds(
 
     u = unit_roundoff(dtype) if dtype != torch.float32 else 0.0
     floor = rounding_floor(dtype) if dtype != torch.float32 else 0.0
-    r = torch.where(visible, u * p_hat + floor, zero)
+    r = torch.where(visible, _scaled(u, p_hat) + floor, zero)
 
     def kv_dot(a_err: torch.Tensor, a_mag: torch.Tensor, b_abs: torch.Tensor) -> torch.Tensor:
         """Bound of sum over (group, Sq) of a^T b, before the final rounding."""
@@ -123,7 +133,7 @@ def attention_grad_bounds(
     e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
     ds_mag = grads["ds"].abs() + e_ds
     floor_s = 0.0 if scale == 0 else floor * max(1.0, 1 / abs(scale))
-    e_ds = torch.where(visible, e_ds + u * ds_mag + floor_s, zero)
+    e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
     ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
 
     s = abs(scale)

@@ -147,3 +147,18 @@ def test_oracle_gradients_are_autograds(inputs):
         bound = 2 * gamma(n, U64) * (1 + mag) * (1 + abs(kw["scale"])) * (1 + logit)
         verdict = compare(name, got, grads[name], bound)
         assert verdict.ok, verdict.describe()
+
+
+def test_bounds_that_overflow_are_infinite_not_nan():
+    """Logits of millions (fp16 values near 1e3, D = 160, scale 1) put the
+    bound's terms past float64's range; a NaN bound (0 * inf) failed a right
+    kernel where an infinite one holds (found as a decode case, Sq = 1, Sk = 129)."""
+    gen = torch.Generator().manual_seed(0)
+    q, k, v, do = (torch.randn(1, 1, n, 160, generator=gen).mul(1e3).to(torch.float16)
+                   for n in (1, 129, 129, 1))
+    kw = dict(causal=False, scale=1.0, alignment="bottom_right")
+    grads = attention_grads(q, k, v, do, **kw)
+    forward = attention_bounds(q, k, v, attention_parts(q, k, v, **kw), scale=1.0)
+    bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=1.0)
+    assert not any(b.isnan().any() for b in bounds.values())
+    assert any(b.isinf().any() for b in bounds.values())  # the overflow this is about
