@@ -46,41 +46,51 @@ def _untuned(sq: int, sk: int) -> bool:
 
 
 class _Alone:
-    """Each sequence alone: its oracle parts and bounds and, where untuned, the
-    prefill's result, computed once per (batch element, Sq, Sk): the varlen
-    and the paged call share their full-length sequences."""
+    """Each sequence alone: its oracle parts and bounds, computed once per (batch
+    element, Sq, Sk) (the varlen and the paged call share their full-length
+    sequences), and the prefill's result only where its bits are compared."""
 
     def __init__(self, case: AttentionCase, built: Built, bits: bool) -> None:
-        self.case, self.built, self.bits, self.known = case, built, bits, {}
+        self.case, self.built, self.bits = case, built, bits
+        self.oracle: dict[tuple[int, int, int], tuple] = {}
+        self.prefill: dict[tuple[int, int, int], tuple] = {}
+
+    def _inputs(self, b: int, sq: int, sk: int, which: dict) -> list[torch.Tensor]:
+        return [which[r][b:b + 1, :, :n] for r, n in zip("qkv", (sq, sk, sk), strict=True)]
 
     def _expected(self, b: int, sq: int, sk: int) -> tuple:
+        if (b, sq, sk) not in self.oracle:
+            case = self.case
+            parts = attention_parts(*self._inputs(b, sq, sk, self.built.exact),
+                                    causal=case.causal, scale=case.effective_scale,
+                                    alignment=case.alignment, window=case.window)
+            bounds = attention_bounds(*self._inputs(b, sq, sk, self.built.inputs), parts,
+                                      scale=case.effective_scale,
+                                      input_precision=case.input_precision)
+            self.oracle[b, sq, sk] = parts, bounds
+        return self.oracle[b, sq, sk]
+
+    def _prefill(self, b: int, sq: int, sk: int) -> tuple:
         from attnfuzz.kernels import flash_prefill
 
-        if (b, sq, sk) not in self.known:
-            case, sizes = self.case, (sq, sk, sk)
-            one = [self.built.inputs[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
-            exact = [self.built.exact[r][b:b + 1, :, :n] for r, n in zip("qkv", sizes, strict=True)]
-            parts = attention_parts(*exact, causal=case.causal, scale=case.effective_scale,
-                                    alignment=case.alignment, window=case.window)
-            bounds = attention_bounds(*one, parts, scale=case.effective_scale,
-                                      input_precision=case.input_precision)
-            alone = (flash_prefill(*one, alignment=case.alignment, return_lse=True,
-                                   **_common(case)) if self.bits and _untuned(sq, sk) else None)
-            self.known[b, sq, sk] = parts, bounds, alone
-        return self.known[b, sq, sk]
+        if (b, sq, sk) not in self.prefill:
+            self.prefill[b, sq, sk] = flash_prefill(
+                *self._inputs(b, sq, sk, self.built.inputs), alignment=self.case.alignment,
+                return_lse=True, **_common(self.case))
+        return self.prefill[b, sq, sk]
 
     def verdicts(self, what: str, got: torch.Tensor, got_lse: torch.Tensor | None, b: int,
                  sq: int, sk: int, one_pass: bool = True) -> list[Verdict]:
         """Sequence ``b`` (its first sq queries over its first sk keys): within its
         bounds of the oracle (the LSE where returned), and where untuned and
         computed in ``one_pass`` over the keys the bits of the prefill alone."""
-        parts, bounds, alone = self._expected(b, sq, sk)
-        alone = alone if one_pass else None
+        parts, bounds = self._expected(b, sq, sk)
         verdicts = [compare(f"{what} out", got, parts["out"], bounds["out"],
                             dtype=self.case.torch_dtype)]
         if got_lse is not None:
             verdicts.append(compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"]))
-        if alone is not None:
+        if self.bits and one_pass and _untuned(sq, sk):
+            alone = self._prefill(b, sq, sk)
             verdicts += [bitwise(f"{what} == prefill alone", got, alone[0]),
                          bitwise(f"{what} lse == prefill alone", got_lse, alone[1])]
         return verdicts
