@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 import torch
-from hypothesis import settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
 from attnfuzz.properties import checks, implementations
@@ -202,6 +203,37 @@ def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
         "    raise SystemExit('the sequence did not fail')\n")
     assert "alone: ok" in _done(alone)
     assert _done(replayed).strip() == record["message"]
+
+
+@pytest.mark.parametrize("name", [SIZED_KEY, COARSE_ALIGNMENT],
+                         ids=["launch-key-omits-dtype", "launch-key-alignment-too-coarse"])
+def test_sweeps_find_launch_key_bugs_in_few_sequences(tmp_path, monkeypatch, name):
+    # 20 sequences, where single neighbours needed about 150 (seeds 1-10: the
+    # alignment bug caught by 9 with sweeps, by 5 without).
+    # A sweep's calls are steps of their own: the failing one need not be step 1.
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    with pytest.raises(stateful.StatefulFailure, match="in call, step [1-9] of the sequence"):
+        checks.run_stateful(name, "float32", max_examples=20, stateful_step_count=6,
+                            repeats=1, reset=RESETS[name], sweeps=True, seed=1)
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(st.data())
+def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes(data):
+    impl = implementations.get("flash")
+    case = data.draw(checks.get("oracle").cases(impl, "float32"))
+    picks = data.draw(st.lists(st.integers(0, 15), min_size=len(stateful.NEIGHBOURS),
+                               max_size=len(stateful.NEIGHBOURS)))
+    swept = stateful.sweep_of(case, impl, picks)
+    kinds = [vary(case, impl, p)
+             for vary, p in zip(stateful.NEIGHBOURS.values(), picks, strict=True)]
+    assert len(swept) == sum(k is not None for k in kinds)
+    # The values, the scale, the dtype and an address always apply.
+    assert len(swept) >= 4 and len(set(map(repr, swept))) == len(swept)
+    for other in swept:
+        assert other != case and other.shapes() == case.shapes()
+    with pytest.raises(ValueError, match="picks must hold"):
+        stateful.sweep_of(case, impl, picks[:-1])
 
 
 def test_a_sequence_that_passes_replays_to_its_verdicts(tmp_path):

@@ -14,6 +14,9 @@ sequence itself and shrinks it to the shortest one that fails:
   (causal, alignment, window, scale, an optional argument, the values, the
   dtype, an input's address; ``NEIGHBOURS``)
   and its shapes kept, which a cache keyed on too little answers wrongly;
+- ``sweep`` (on a GPU, or when asked) calls every kind of neighbour of an
+  earlier call in turn, so that a launch key omitting any one argument meets
+  the change that exposes it within a few sequences, not a few hundred;
 - ``repeat`` reruns an earlier call on the same inputs (``build`` is
   deterministic) ``repeats`` times; every rerun must return the first
   call's results bit for bit (NaN equal to NaN).  On a GPU, reruns of a
@@ -53,6 +56,7 @@ from hypothesis.stateful import (
     Bundle,
     RuleBasedStateMachine,
     initialize,
+    multiple,
     precondition,
     rule,
     run_state_machine_as_test,
@@ -74,6 +78,10 @@ SEQUENCE_FILE = "sequence.json"
 # schedules them differently each launch: more reruns, more interleavings.
 INTERPRETER_REPEATS = 1
 GPU_REPEATS = 8
+# A sweep costs a call per kind of neighbour.  Compiled launch caches exist
+# only on a GPU (the interpreter launches every call afresh), and there a
+# call costs milliseconds, not the interpreter's seconds: sweeps are on by
+# default there alone.
 # As the suite's profiles: kernel calls are slow and their cases large by
 # nature, and no explain phase (it reruns a failing sequence many times).
 SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -119,6 +127,11 @@ class Call:
 def default_repeats() -> int:
     """Reruns per ``repeat`` step on the current backend."""
     return INTERPRETER_REPEATS if backend.interpreting() else GPU_REPEATS
+
+
+def default_sweeps() -> bool:
+    """Whether the ``sweep`` rule is drawn on the current backend."""
+    return not backend.interpreting()
 
 
 class Sequence:
@@ -362,6 +375,16 @@ NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
 }
 
 
+def sweep_of(c: Case, impl: Implementation, picks: list[int]) -> list[Case]:
+    """Each kind of neighbour of ``c`` that applies to it, the i-th of
+    ``NEIGHBOURS`` made with ``picks[i]``."""
+    if len(picks) != len(NEIGHBOURS):
+        raise ValueError(f"picks must hold {len(NEIGHBOURS)} ints, one per neighbour, "
+                         f"got {len(picks)}")
+    made = (vary(c, impl, pick) for vary, pick in zip(NEIGHBOURS.values(), picks, strict=True))
+    return [n for n in made if n is not None]
+
+
 def _identical(check: str, got: torch.Tensor, first: torch.Tensor) -> Verdict:
     """``bitwise``, whose failure also names the first run's value ("want") there."""
     verdict = bitwise(check, got, first)
@@ -395,6 +418,7 @@ def machine(
     repeats: int | None = None,
     max_steps: int | None = None,
     reset: Callable[[], None] | None = None,
+    sweeps: bool | None = None,
     cases: st.SearchStrategy[Case],
 ) -> type[RuleBasedStateMachine]:
     """A state machine of ``call`` and ``repeat`` steps on one implementation and dtype.
@@ -406,9 +430,13 @@ def machine(
     the state a fresh process has; without it an implementation's state carries
     over from one drawn sequence to the next, as in a long-running process, and
     a failure may need an earlier sequence (Hypothesis then reports it flaky).
+    ``sweeps``: whether the ``sweep`` rule is drawn (default ``default_sweeps()``).
     ``cases``: the strategy each call draws its case from.
     """
     count = default_repeats() if repeats is None else repeats
+    sweeping = default_sweeps() if sweeps is None else sweeps
+    if not isinstance(sweeping, bool):
+        raise TypeError(f"sweeps must be a bool or None, got {sweeps!r}")
     Sequence(impl_name, dtype, count)  # a bad name, dtype or count fails here, not per example
     drawn = cases
 
@@ -443,6 +471,17 @@ def machine(
             name = data.draw(st.sampled_from(named), label="change")
             pick = data.draw(st.integers(0, 15), label="which")
             return self._step(self.sequence.call, NEIGHBOURS[name](earlier.case, impl, pick))
+
+        if sweeping:
+
+            @rule(target=calls, earlier=calls,
+                  picks=st.lists(st.integers(0, 15), min_size=len(NEIGHBOURS),
+                                 max_size=len(NEIGHBOURS)))
+            def sweep(self, earlier: Call, picks: list[int]):
+                """Each kind of neighbour of an earlier call, one after another."""
+                __tracebackhide__ = True
+                cases = sweep_of(earlier.case, self.sequence.impl, picks)
+                return multiple(*(self._step(self.sequence.call, c) for c in cases))
 
         @precondition(lambda self: count > 0)
         @rule(earlier=calls)
@@ -486,6 +525,7 @@ def run(
     seed: int | None = None,
     repeats: int | None = None,
     reset: Callable[[], None] | None = None,
+    sweeps: bool | None = None,
 ) -> None:
     """Draw ``max_examples`` sequences of up to ``stateful_step_count`` steps; raise
     the (shrunk) failure, a ``StatefulFailure`` whose ``dump`` is its directory.
@@ -493,13 +533,13 @@ def run(
     ``seed`` fixes Hypothesis' draws (default: its global seed, which the
     pytest plugin sets, else a random one)."""
     __tracebackhide__ = True
-    cls = machine(impl_name, dtype, repeats=repeats, reset=reset, cases=cases)
+    cls = machine(impl_name, dtype, repeats=repeats, reset=reset, sweeps=sweeps, cases=cases)
     chosen = seed if seed is not None else _global_seed()
     cls.dump_seed = chosen
     cls.reproduce = (
         f"attnfuzz.properties.checks.run_stateful({impl_name!r}, {dtype!r}, "
         f"max_examples={max_examples}, stateful_step_count={stateful_step_count}, "
-        f"seed={chosen!r}, repeats={repeats!r})"
+        f"seed={chosen!r}, repeats={repeats!r}, sweeps={sweeps!r})"
     )
     if seed is not None:
         cls = hypothesis_seed(seed)(cls)
