@@ -97,7 +97,7 @@ FLASH_MUTANTS = (
     _m("decode.counter_not_reset",
        ('            tl.atomic_xchg(count_ptr + tile, 0, sem="relaxed", scope="gpu")\n', ""),
        "a tile's merge counter not reset for the next launch: a later decode with the "
-       "same tiles never merges (state carried between calls)", (*STATEFUL[1:], *DECODE)),
+       "same tiles never merges (state carried between calls)", (STATEFUL[1], *DECODE)),
     _m("flash.no_keys_not_zeroed",
        ("    if out.numel() == 0 or dims.sk == 0:  # no row sees a key\n        out.zero_()\n",
         "    if out.numel() == 0 or dims.sk == 0:  # no row sees a key\n        pass\n"),

@@ -36,8 +36,10 @@ SOFTMAX_WINDOWS = (("oracle", "softmax", "float32"), ("oracle", "naive", "float3
 # Serving kernels: checked on the fused kernels' cases, packed and paged.
 SERVING = (("serving", "flash", "float32"), ("serving", "flash", "float16"))
 # Launch caches, plans and tuning keep state between calls: sequences of calls
-# see what one call cannot (tried last: only survivors pay for them).
-STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"))
+# see what one call cannot (tried last: only survivors pay for them).  In
+# float16 too: its dtype neighbour is bfloat16, of the same element size.
+STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"),
+            ("stateful", "flash", "float16"), ("stateful", "decode", "float16"))
 # Input validation: an out= that overlaps an input or itself must be refused.
 BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
 
