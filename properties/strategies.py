@@ -38,6 +38,15 @@ HEAD_DIMS = (16, 1, 8, 24, 32, 40, 64, 72, 80, 96, 112, 128, 129, 160, 192, 256)
 # a range) to choose several ranges.
 LONG_LENGTHS = (511, 512, 513, 577, 1024, 1031)
 LONG_DECODE_KEYS = 4099
+# Wide draws: many (batch, KV head) programs over few rows and keys, as a
+# batch of decodes or a model of 40 heads launches.  Grids and per-tile
+# buffers sized by B * Hkv * tiles (merge counters, split partials) pass a
+# thousand only here.  The oracle's logits stay under WIDE_LOGITS.
+WIDE_BATCH = st.one_of(st.integers(9, 48), st.sampled_from([17, 33, 64]))
+WIDE_KV_HEADS = st.one_of(st.integers(5, 40), st.sampled_from([8, 31, 32]))
+WIDE_ROWS = 16
+WIDE_KEYS = 129
+WIDE_LOGITS = 2**23
 # Small primes: lengths no block size divides.
 PRIMES = (3, 5, 7, 11, 13, 17, 31, 37, 67, 97, 127)
 # An output cannot be broadcast: two elements would share one address.
@@ -180,6 +189,7 @@ def attention_cases(
     decode: bool = False,
     support: Support | None = None,
     long: bool | None = None,
+    wide: bool | None = None,
     window: bool | None = None,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
@@ -196,9 +206,12 @@ def attention_cases(
     all of these to the cases it admits.  With ``long`` (default: on a GPU)
     a few draws are far longer than ``max_seq``: ``LONG_LENGTHS`` for one head,
     or up to ``LONG_DECODE_KEYS`` keys with ``decode``, within the support's
-    ``max_seq``.  With ``window`` (default: what the ``support`` declares),
-    one draw in three has a sliding window (``windows``), with a right side
-    half of those are not causal.  Bad arguments raise
+    ``max_seq``.  With ``wide`` (default: on a GPU, when neither ``batch`` nor
+    ``kv_heads`` is given) one draw in eight has a batch of up to 64 and up to
+    40 KV heads over at most ``WIDE_ROWS`` rows and ``WIDE_KEYS`` keys.  With
+    ``window`` (default: what the ``support`` declares), one draw in three
+    has a sliding window (``windows``), with a right side half of those are
+    not causal.  Bad arguments raise
     ``InvalidArgument``.
     """
     if isinstance(dtype, str):
@@ -242,6 +255,8 @@ def attention_cases(
     long_lengths = () if not long or fixed_lengths else tuple(
         n for n in LONG_LENGTHS if longest is None or n <= longest)
     same_dv = support is not None and not support.distinct_value_dim and value_dim is None
+    if wide is None:
+        wide = not backend.interpreting() and batch is None and kv_heads is None
     if window is None:
         window = support is not None and support.windows
     return _attention_cases(
@@ -267,6 +282,7 @@ def attention_cases(
         decode=decode,
         support_dims=support is not None and support.head_dims is not None,
         long_lengths=long_lengths,
+        wide=wide and not fixed_lengths,
         window=window,
     )
 
@@ -275,14 +291,20 @@ def attention_cases(
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
     layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode, support_dims,
-    long_lengths, window,
+    long_lengths, wide, window,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime = draw(st.sampled_from(DECODE_REGIMES if decode else REGIMES)) if regimes else "any"
     d = draw(head_dim)
+    if wide and draw(st.integers(0, 7)) == 7:
+        b, hkv = draw(WIDE_BATCH), draw(WIDE_KV_HEADS)
+        sq_ = draw(st.integers(1, min(WIDE_ROWS, max_seq)))
+        room = max(1, min(WIDE_KEYS, max_seq, WIDE_LOGITS // (b * hkv * g * sq_)))
+        sk_ = sq_ if sk == "same" else draw(st.integers(1, room))
+        dv, (causal, alignment), scale = d, draw(masks), None
     # One draw in six is long where lengths allow it; one batch and KV head
     # keep the float64 oracle's probabilities near 100 MB.
-    if long_lengths and draw(st.integers(0, 5)) == 5:
+    elif long_lengths and draw(st.integers(0, 5)) == 5:
         b, hkv = 1, 1
         lengths = st.sampled_from(long_lengths)
         sq_ = draw(lengths) if not decode else draw(sq)

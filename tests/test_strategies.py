@@ -7,7 +7,7 @@ import pytest
 import torch
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
-from hypothesis.errors import InvalidArgument
+from hypothesis.errors import InvalidArgument, NoSuchExample
 
 from attnfuzz.properties import strategies as S
 from attnfuzz.properties.model.layouts import Layout
@@ -40,17 +40,37 @@ def test_composes_with_one_of_and_map(sq):
 
 
 @FAST
-@given(S.attention_cases(dtype=st.sampled_from(["float32", "float16"]), max_seq=20, long=False))
+@given(S.attention_cases(dtype=st.sampled_from(["float32", "float16"]), max_seq=20, long=False,
+                         wide=False))
 def test_bounds_are_honoured(case):
-    # long=False: on a GPU a few draws are LONG_LENGTHS by default, past max_seq.
+    # On a GPU a few draws are LONG_LENGTHS by default, past max_seq, or wide.
     assert case.dtype in ("float32", "float16")
     assert case.sq <= 20 and case.batch <= 2 and case.hkv <= 3
 
 
 @FAST
-@given(S.attention_cases(max_seq=20, long=True))
+@given(S.attention_cases(max_seq=20, long=True, wide=False))
 def test_long_draws_stay_within_the_long_lengths(case):
     assert max(case.sq, case.sk) <= max(S.LONG_LENGTHS) and case.batch <= 2
+
+
+@FAST
+@given(S.attention_cases(wide=True, long=False), S.attention_cases(decode=True, wide=True))
+def test_wide_draws_keep_the_oracle_small(case, dec):
+    for c in (case, dec):
+        if c.batch > 2 or c.hkv > 3:
+            assert c.sq <= S.WIDE_ROWS and c.sk <= S.WIDE_KEYS
+            assert c.batch * c.hq * c.sq * c.sk <= max(S.WIDE_LOGITS, c.batch * c.hq * c.sq)
+
+
+def test_wide_draws_launch_more_than_a_thousand_kv_programs():
+    # Merge counters and split partials sized by B * Hkv * tiles pass 1024 only here.
+    found = find(S.attention_cases(decode=True, wide=True), lambda c: c.batch * c.hkv > 1024,
+                 settings=settings(max_examples=500, database=None))
+    assert found.sq <= S.WIDE_ROWS
+    with pytest.raises(NoSuchExample):
+        find(S.attention_cases(wide=False), lambda c: c.batch * c.hkv > 6,
+             settings=settings(max_examples=300, database=None))
 
 
 BAD_ARGUMENTS = [
