@@ -118,6 +118,20 @@ def coarse_alignment_key(q, k, v, *, causal=False, scale=None, alignment="bottom
 
 
 PLANNED = implementations.of_function(planned).name
+# (f) A launch that faults on any call after its shape's first, as a kernel
+# replayed for an input it was not compiled for does on a GPU: the process
+# loses its CUDA context, and no later step can run.
+_SEEN: set[tuple] = set()
+
+
+def faults_later(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    key = (q.shape, k.shape, v.shape)
+    if key in _SEEN:
+        raise RuntimeError("CUDA error: misaligned address")
+    _SEEN.add(key)
+    return mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
 LAUNCH_CACHED = implementations.of_function(launch_cached).name
 COMPENSATED = implementations.of_function(compensated).name
 SIZED_KEY = implementations.of_function(sized_key).name
@@ -234,6 +248,22 @@ def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes(data):
         assert other != case and other.shapes() == case.shapes()
     with pytest.raises(ValueError, match="picks must hold"):
         stateful.sweep_of(case, impl, picks[:-1])
+
+
+def test_a_fault_that_loses_the_context_is_the_failure_raised(tmp_path, monkeypatch):
+    # Every run after the fault stops at its first step, which Hypothesis may
+    # call flaky data generation; the fault, dumped when it happened, is raised.
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    monkeypatch.setattr(stateful, "_LOST_CONTEXT", [])
+    monkeypatch.setattr(stateful, "_FAULT", [])
+    name = implementations.of_function(faults_later).name
+    with pytest.raises(stateful.StatefulFailure) as caught:
+        checks.run_stateful(name, "float32", max_examples=20, stateful_step_count=6,
+                            repeats=1, reset=_SEEN.clear, seed=1)
+    failure = caught.value
+    assert failure.kinds == ["memory"] and "misaligned address" in failure.message
+    assert failure.dump is not None and (failure.dump / "sequence.json").exists()
+    assert stateful.lost_context() is not None
 
 
 def test_a_sequence_that_passes_replays_to_its_verdicts(tmp_path):

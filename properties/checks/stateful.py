@@ -244,7 +244,9 @@ class Sequence:
                 failure.kinds = ["memory"]
                 path = write_sequence_dump(self, failure)
                 _LOST_CONTEXT[:] = [f"when step {step} faulted ({fault})", str(path)]
-                raise _with_dump(failure, path) from error
+                dumped = _with_dump(failure, path)
+                _FAULT[:] = [dumped]
+                raise dumped from error
             raise failure from error
         except StatefulFailure:
             raise
@@ -396,6 +398,10 @@ def _identical(check: str, got: torch.Tensor, first: torch.Tensor) -> Verdict:
 
 # [what killed this process's CUDA context, its dump] once a step has.
 _LOST_CONTEXT: list[str] = []
+# The failure that lost it: what ``run`` raises, whatever Hypothesis made of
+# the runs after it (each stops at its first step, so Hypothesis may call its
+# own draws flaky).
+_FAULT: list[StatefulFailure] = []
 # Calls made in this process, per implementation, that a dump replays first.
 MAX_HISTORY = 200
 _HISTORY: dict[str, collections.deque] = {}
@@ -547,7 +553,12 @@ def run(
         max_examples=max_examples, stateful_step_count=stateful_step_count, deadline=None,
         database=None, suppress_health_check=SUPPRESSED, phases=PHASES, derandomize=False,
     )
-    run_state_machine_as_test(cls, settings=options)
+    try:
+        run_state_machine_as_test(cls, settings=options)
+    except Exception:
+        if _FAULT:
+            raise _FAULT[0] from None
+        raise
 
 
 def replay_sequence(path: str | Path) -> list[list[Verdict]]:
