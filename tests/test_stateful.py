@@ -250,13 +250,27 @@ def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes(data):
         stateful.sweep_of(case, impl, picks[:-1])
 
 
-def test_a_fault_that_loses_the_context_is_the_failure_raised(tmp_path, monkeypatch):
+@pytest.mark.parametrize("surfaces", ["in the kernel's call", "in the harness's next call"])
+def test_a_fault_that_loses_the_context_is_the_failure_raised(tmp_path, monkeypatch, surfaces):
     # Every run after the fault stops at its first step, which Hypothesis may
     # call flaky data generation; the fault, dumped when it happened, is raised.
+    # A kernel's fault is reported at the next synchronisation, which may be
+    # the harness's own (building the next inputs, copying results).
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
     monkeypatch.setattr(stateful, "_LOST_CONTEXT", [])
     monkeypatch.setattr(stateful, "_FAULT", [])
     name = implementations.of_function(faults_later).name
+    if surfaces != "in the kernel's call":
+        name, built = implementations.of_function(mine).name, []
+
+        def build(case, device):
+            if built:
+                raise RuntimeError("CUDA error: misaligned address")
+            built.append(case)
+            return real_build(case, device)
+
+        real_build = stateful.build
+        monkeypatch.setattr(stateful, "build", build)
     with pytest.raises(stateful.StatefulFailure) as caught:
         checks.run_stateful(name, "float32", max_examples=20, stateful_step_count=6,
                             repeats=1, reset=_SEEN.clear, seed=1)

@@ -173,11 +173,15 @@ class Sequence:
         """Run ``case`` on fresh inputs; every output within its bound of the oracle."""
         step = self._begin("call", case, None, f"call on: {case.describe()}")
         self.history.append(to_json(case))
-        built = build(case, backend.device())
         # The oracle property's own judgement, on results this records on the way.
         self._returned = None
-        verdicts = self._guard(step, "call", lambda: against_oracle(self._recording, case, built))
-        results = {n: t.detach().to("cpu", copy=True) for n, t in (self._returned or {}).items()}
+
+        def work() -> tuple[list[Verdict], dict[str, torch.Tensor]]:
+            verdicts = against_oracle(self._recording, case, build(case, backend.device()))
+            return verdicts, {n: t.detach().to("cpu", copy=True)
+                              for n, t in (self._returned or {}).items()}
+
+        verdicts, results = self._guard(step, "call", work)
         self._judge(step, "call", verdicts)
         self.verdicts.append(verdicts)
         made = Call(step, case, results)
@@ -197,11 +201,13 @@ class Sequence:
         passed: list[Verdict] = []
         for i in range(1, self.repeats + 1):
             what = f"rerun {i} of {self.repeats} of step {first.step}"
-            built = build(case, backend.device())
-            run = self._guard(step, what, lambda built=built: execute(self._recording, case,
-                                                                      built))
-            verdicts = list(run.safety)
-            got = {n: t.detach().to("cpu", copy=True) for n, t in run.results.items()}
+
+            def work() -> tuple[list[Verdict], dict[str, torch.Tensor]]:
+                run = execute(self._recording, case, build(case, backend.device()))
+                return list(run.safety), {n: t.detach().to("cpu", copy=True)
+                                          for n, t in run.results.items()}
+
+            verdicts, got = self._guard(step, what, work)
             if set(got) != set(first.results):
                 nan = math.nan
                 verdicts.append(Verdict(
@@ -229,30 +235,42 @@ class Sequence:
 
     def _guard(self, step: int, what: str, work: Callable):
         """``work()``; an exception of the implementation (or a malformed result,
-        which ``execute`` asserts on) is this step's finding, a crash."""
+        which ``execute`` asserts on) is this step's finding, a crash.  So is a
+        fault that kills the CUDA context wherever it surfaces: kernel errors
+        are reported at the next synchronisation, which may be the harness's."""
         try:
             return work()
         except _Crash as crash:
             error = crash.error
             kind = type(error).__name__
-            fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
             failure = self._failure(step, f"crashed ({kind}) in {what}", ["crash"],
                                     [f"{kind}: {_first_line(error)}"], [])
-            if fault is not None:
-                # The process cannot run another kernel: Hypothesis cannot shrink
-                # this, so the sequence is dumped now.
-                failure.kinds = ["memory"]
-                path = write_sequence_dump(self, failure)
-                _LOST_CONTEXT[:] = [f"when step {step} faulted ({fault})", str(path)]
-                dumped = _with_dump(failure, path)
-                _FAULT[:] = [dumped]
-                raise dumped from error
+            self._if_fault(step, failure, error)
             raise failure from error
         except StatefulFailure:
             raise
         except AssertionError as exc:  # a result of the wrong shape, dtype or device
             raise self._failure(step, f"returned a malformed result in {what}", ["wrong"],
                                 [_first_line(exc)], []) from exc
+        except Exception as error:
+            kind = type(error).__name__
+            failure = self._failure(step, f"faulted ({kind}) in {what}", ["crash"],
+                                    [f"{kind}: {_first_line(error)}"], [])
+            self._if_fault(step, failure, error)
+            raise
+
+    def _if_fault(self, step: int, failure: StatefulFailure, error: Exception) -> None:
+        fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
+        if fault is None:
+            return
+        # The process cannot run another kernel: Hypothesis cannot shrink
+        # this, so the sequence is dumped now.
+        failure.kinds = ["memory"]
+        path = write_sequence_dump(self, failure)
+        _LOST_CONTEXT[:] = [f"when step {step} faulted ({fault})", str(path)]
+        dumped = _with_dump(failure, path)
+        _FAULT[:] = [dumped]
+        raise dumped from error
 
     def _judge(self, step: int, what: str, verdicts: list[Verdict]) -> None:
         bad = [v for v in verdicts if not v.ok]
