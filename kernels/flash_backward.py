@@ -462,15 +462,17 @@ class BackwardConfig(NamedTuple):
     dq: Config
 
 
-# Untuned H200 defaults by the forward's table key (operand kind, widest
-# padded head dim): the largest tiles that compile for sm_90 without register
-# spills, causal or not (``benchmarks/sm90_codegen.py``'s compiler, by hand;
-# nothing is timed).  A dK/dV program keeps its K and V tiles and two fp32
-# accumulators of BLOCK_N x width in registers, so it gets few query rows a
-# step; fp32 'ieee' dots run on the FMA units and need the smallest tiles.
+# H200 tiles by the forward's table key (operand kind, widest padded head
+# dim).  16-bit D = 128, the Qwen3 shape, is timed (``benchmarks/
+# tune_backward.py``, best of each kernel's sweep at S = 1k and 4k, causal
+# or not); the others are the largest tiles that compile for sm_90 without
+# register spills (``benchmarks/sm90_codegen.py``'s compiler, by hand).  A
+# dK/dV program keeps its K and V tiles and two fp32 accumulators of
+# BLOCK_N x width in registers, so it gets few query rows a step; fp32
+# 'ieee' dots run on the FMA units and need the smallest tiles.
 _CONFIGS: dict[tuple[str, int], BackwardConfig] = {
     ("16bit", 64): BackwardConfig(Config(32, 128, 8, 1), Config(128, 64, 8, 2)),
-    ("16bit", 128): BackwardConfig(Config(16, 128, 8, 2), Config(64, 64, 8, 2)),
+    ("16bit", 128): BackwardConfig(Config(32, 64, 4, 3), Config(128, 64, 8, 3)),
     ("16bit", 256): BackwardConfig(Config(16, 32, 8, 2), Config(64, 32, 8, 2)),
     ("tf32", 64): BackwardConfig(Config(16, 64, 8, 2), Config(64, 64, 8, 2)),
     ("tf32", 128): BackwardConfig(Config(32, 32, 8, 2), Config(32, 32, 8, 2)),

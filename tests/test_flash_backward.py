@@ -11,9 +11,12 @@ from __future__ import annotations
 import pytest
 import torch
 
-from attnfuzz.kernels import flash_attention, flash_decode, flash_prefill
-from attnfuzz.kernels._checks import interpreting
+from attnfuzz.kernels import flash_attention, flash_backward, flash_decode, flash_prefill
+from attnfuzz.kernels._checks import check_attention_inputs, interpreting
 from attnfuzz.properties import backend
+from attnfuzz.reference import attention_bounds, attention_parts, compare
+from attnfuzz.reference.gradient_bounds import attention_grad_bounds
+from attnfuzz.reference.gradients import attention_grads
 
 DEV = backend.device()
 FUNCTIONS = {"attention": flash_attention, "prefill": flash_prefill, "decode": flash_decode}
@@ -209,3 +212,26 @@ def test_backward_reruns_are_bit_identical_on_the_gpu(causal):
     first = grads(flash_attention, q, k, v, do, causal=causal)
     for _ in range(RACE_REPEATS):
         assert_bits_equal(grads(flash_attention, q, k, v, do, causal=causal), first)
+
+
+# The interpreter's backward runs one tile shape of its own, so the table's
+# masks and loop bounds at 16- to 128-row steps and 16- to 128-key blocks
+# would run only on a GPU: each tile pair of the table, forced, on any backend.
+@pytest.mark.parametrize("config", sorted(set(flash_backward._CONFIGS.values())),
+                         ids=lambda c: "dkdv{}x{}-dq{}x{}".format(*c.dkdv[:2], *c.dq[:2]))
+def test_every_tile_shape_of_the_table_is_within_the_bounds(config):
+    # Sq and Sk end part-way into a block of every size; causal: masked and
+    # unmasked ranges both; GQA: a dK/dV program sums over two query heads.
+    q, k, v = (t.detach() for t in qkv(b=1, hq=4, hkv=2, sq=70, sk=131, d=40, dv=24))
+    do = d_out(q, v)
+    kw = {"causal": True, "scale": 40**-0.5, "alignment": "bottom_right"}
+    out, lse = flash_attention(q, k, v, causal=True, return_lse=True)
+    dims = check_attention_inputs(q, k, v, causal=True, scale=None, alignment="bottom_right")
+    got = flash_backward.launch_backward(do, q, k, v, out, lse, dims, causal=True,
+                                         precision="ieee", config=config)
+    want = attention_grads(q, k, v, do, **kw)
+    forward = attention_bounds(q, k, v, attention_parts(q, k, v, **kw), scale=kw["scale"])
+    bounds = attention_grad_bounds(q, k, v, do, want, forward, scale=kw["scale"])
+    for name, g in zip(("dq", "dk", "dv"), got, strict=True):
+        verdict = compare(name, g, want[name], bounds[name], dtype=q.dtype)
+        assert verdict.ok, verdict.describe()
