@@ -166,6 +166,12 @@ def _known(
     return values
 
 
+def keys_covering_queries(c: AttentionCase) -> AttentionCase:
+    """``c`` with 1 <= Sq <= Sk: the shorter length the queries, at least one."""
+    sq = max(min(c.sq, c.sk), 1)
+    return replace(c, sq=sq, sk=max(c.sq, c.sk, sq))
+
+
 def attention_cases(
     dtype: str | st.SearchStrategy[str] = "float32",
     *,
@@ -191,6 +197,7 @@ def attention_cases(
     long: bool | None = None,
     wide: bool | None = None,
     window: bool | None = None,
+    keys_cover_queries: bool = False,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
     ways (Sk = 0 in one free draw in ten), Dv != D, causal with either
@@ -211,7 +218,8 @@ def attention_cases(
     40 KV heads over at most ``WIDE_ROWS`` rows and ``WIDE_KEYS`` keys.  With
     ``window`` (default: what the ``support`` declares), one draw in three
     has a sliding window (``windows``), with a right side half of those are
-    not causal.  Bad arguments raise
+    not causal.  With ``keys_cover_queries``, 1 <= Sq <= Sk (a paged call's
+    queries are its last Sq keys' tokens).  Bad arguments raise
     ``InvalidArgument``.
     """
     if isinstance(dtype, str):
@@ -257,9 +265,11 @@ def attention_cases(
     same_dv = support is not None and not support.distinct_value_dim and value_dim is None
     if wide is None:
         wide = not backend.interpreting() and batch is None and kv_heads is None
+    if not isinstance(keys_cover_queries, bool):
+        raise InvalidArgument(f"keys_cover_queries must be a bool, got {keys_cover_queries!r}")
     if window is None:
         window = support is not None and support.windows
-    return _attention_cases(
+    drawn = _attention_cases(
         dtype,
         batch=_drawn(batch, "batch", st.integers(1, max_batch)),
         kv_heads=_drawn(kv_heads, "kv_heads", st.integers(1, max_kv_heads)),
@@ -285,6 +295,7 @@ def attention_cases(
         wide=wide and not fixed_lengths,
         window=window,
     )
+    return drawn.map(keys_covering_queries) if keys_cover_queries else drawn
 
 
 @st.composite
@@ -522,13 +533,15 @@ def cases_for(
     families: tuple[str, ...] = FAMILIES,
     alignments: tuple[str, ...] = ALIGNMENTS,
     support: Support | None = None,
+    keys_cover_queries: bool = False,
 ) -> st.SearchStrategy[Case]:
     """The case strategy for an implementation of ``op``, optionally restricted to
     some layouts and value families (``checks.Property.cases`` chooses the options)
-    and, for attention, to a declared ``support``."""
+    and, for attention, to a declared ``support`` and to 1 <= Sq <= Sk."""
     if op not in CASES_BY_OP:
         raise InvalidArgument(f"op must be one of {', '.join(CASES_BY_OP)}, got {op!r}")
-    return CASES_BY_OP[op](dtype, decode, max_len, layout_names, families, alignments, support)
+    cases = CASES_BY_OP[op](dtype, decode, max_len, layout_names, families, alignments, support)
+    return cases.map(keys_covering_queries) if keys_cover_queries else cases
 
 
 # (dtype, decode, max_len, layout names, families, alignments, support) -> cases, per op.
@@ -636,10 +649,12 @@ def outside(
     expressible: tuple[str, ...] = ALIGNMENTS,
     max_seq: int = 130,
     limits: tuple[str, ...] | None = None,
+    keys_cover_queries: bool = False,
 ) -> AttentionCase:
     """An attention case that breaks exactly one limit ``support`` declares
     (see ``OUTSIDE``; optionally one of ``limits``): what an implementation
-    must refuse, or answer right."""
+    must refuse, or answer right.  With ``keys_cover_queries``, 1 <= Sq <= Sk
+    still (no limit breaks that: it is what the calling convention can say)."""
     can = broken_limits(support, expressible)
     if limits is not None:
         _known(limits, "limits", tuple(OUTSIDE))
@@ -652,4 +667,5 @@ def outside(
     aligns = tuple(a for a in support.alignments if a in expressible)
     case = draw(attention_cases(dtype, max_seq=max_seq, alignments=aligns, support=support))
     name = draw(st.sampled_from(limits))
-    return OUTSIDE[name][1](draw, case, support, expressible)
+    broken = OUTSIDE[name][1](draw, case, support, expressible)
+    return keys_covering_queries(broken) if keys_cover_queries else broken

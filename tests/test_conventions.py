@@ -29,9 +29,12 @@ USERS = [("mine", "attnfuzz"), ("sdpa_like", "sdpa"), ("flash_like", "flash_attn
 # A function of packed sequences; its planted twin reads every sequence's keys
 # to the longest one's length, which only sequences of different lengths show.
 VARLEN = ("varlen_like", "varlen")
+# A function over a paged cache; its planted twin reads every sequence's keys
+# to the end of its last page.
+PAGED = ("paged_like", "paged")
 
 
-@pytest.mark.parametrize(("function", "convention"), [*USERS, VARLEN])
+@pytest.mark.parametrize(("function", "convention"), [*USERS, VARLEN, PAGED])
 def test_a_correct_function_passes_in_its_convention(function, convention):
     impl = implementations.get(f"{MODULE}:{function}@{convention}")
 
@@ -169,3 +172,45 @@ def test_a_varlen_result_of_the_wrong_shape_is_named(returned, named):
     cu = torch.tensor([0, 2, 5], dtype=torch.int32)
     with pytest.raises(AssertionError, match=re.escape(named)):
         packed_call(fn, "fn")(q, k, v, cu, cu, causal=False, scale=None, alignment="top_left")
+
+
+def test_a_paged_function_is_fuzzed_through_shuffled_pages(capsys, tmp_path):
+    function, convention = PAGED
+    right = implementations.get(f"{MODULE}:{function}@{convention}")
+    # Its calls can only say 1 <= Sq <= Sk with bottom-right masks.
+    assert right.new_tokens and right.alignments == ("bottom_right",)
+
+    @settings(max_examples=15, deadline=None, database=None)
+    @given(checks.get("serving").cases(right, "float32"))
+    def run(case):
+        assert 1 <= case.sq <= case.sk
+        harness.check("serving", right.name, case)
+
+    run()
+    argv = ["run", "--impl", f"{MODULE}:{function}_buggy", "--convention", convention,
+            "--dtype", "float32", "--examples", "20", "--seed", "3", "--dump-dir", str(tmp_path)]
+    assert cli.main(argv) == 1
+    out = capsys.readouterr().out
+    dump = sorted(tmp_path.iterdir())[0]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    replay = subprocess.run([sys.executable, "-m", "attnfuzz", "replay", str(dump)], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 1, out + replay.stdout + replay.stderr
+    assert "FAIL" in replay.stdout, replay.stdout
+
+
+@pytest.mark.parametrize(("returned", "named"), [
+    (lambda out, lse: (out, lse.transpose(1, 2)),
+     "lse of shape (1, 5, 2), expected (B=1, Hq=2, Sq=5)"),
+    (lambda out, lse: out[:, :1], "out of shape (1, 1, 5, 4), expected (B=1, Hq=2, Sq=5, Dv)"),
+])
+def test_a_paged_result_of_the_wrong_shape_is_named(returned, named):
+    from attnfuzz.properties.implementations.conventions import paged_call
+
+    def fn(q, k_cache, v_cache, table, seqlens, **kw):
+        return returned(torch.zeros(*q.shape[:3], 4), torch.zeros(*q.shape[:3]))
+
+    q, cache = torch.zeros(1, 2, 5, 4), torch.zeros(2, 4, 1, 4)
+    table, seqlens = torch.zeros(1, 2, dtype=torch.int32), torch.tensor([5], dtype=torch.int32)
+    with pytest.raises(AssertionError, match=re.escape(named)):
+        paged_call(fn, "fn")(q, cache, cache, table, seqlens, causal=False, scale=None)

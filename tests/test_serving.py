@@ -3,7 +3,7 @@
 Each sequence is checked against the float64 oracle within its derived
 bounds, and against ``flash_prefill`` run on that sequence alone, bit for
 bit (the same tiles, block boundaries and overflow guard: the bits must
-agree).  Paged caches (``checks.serving.paged_cache``, as the ``serving``
+agree).  Paged caches (``model.pages.paged_cache``, as the ``serving``
 property builds them) get shuffled pages, pages shared between sequences,
 table entries past a sequence's pages that name a NaN-filled page, and NaN
 in every slot past a sequence's length: none of it may reach an output.
@@ -26,7 +26,7 @@ from attnfuzz.kernels import (
 )
 from attnfuzz.kernels.flash import uses_decode_path
 from attnfuzz.properties import backend
-from attnfuzz.properties.checks.serving import paged_cache
+from attnfuzz.properties.model.pages import paged_cache
 from attnfuzz.reference import attention_bounds, attention_parts, compare
 
 from .support import DTYPES, require_dtype

@@ -1,6 +1,6 @@
 """Attention functions as a user would write them, one per calling convention,
 each also with a planted bug (the last key of every row is dropped; the varlen
-one's reads past its sequence's keys): what ``--impl MODULE:FUNCTION
+and paged ones read past their sequence's keys): what ``--impl MODULE:FUNCTION
 --convention NAME`` is tested on."""
 
 import torch
@@ -80,3 +80,24 @@ def varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, *, max_seqlen_q, max_seqlen
 
 def varlen_like_buggy(*args, **kw):
     return varlen_like(*args, bug=True, **kw)
+
+
+def paged_like(q, k_cache, v_cache, block_table, cache_seqlens, *, causal=False, scale=None,
+               bug=False):
+    """A paged KV cache, as flash_attention_paged takes it: q (B, H, Sq, D), caches
+    (blocks, page, H, D); the Sq queries are the last of each sequence's keys.
+    The bug: every sequence's keys run to the end of its last page, which
+    lengths that fill whole pages never show."""
+    page = k_cache.shape[1]
+    out = q.new_empty(*q.shape[:3], v_cache.shape[-1])
+    for b, n in enumerate(cache_seqlens.tolist()):
+        pages = block_table[b, : -(-n // page)].long()
+        keys = -(-n // page) * page if bug else n
+        k, v = (c[pages].reshape(-1, *c.shape[2:])[:keys].transpose(0, 1)[None]
+                for c in (k_cache, v_cache))
+        out[b] = mine(q[b:b + 1], k, v, causal=causal, scale=scale, alignment="bottom_right")[0]
+    return out
+
+
+def paged_like_buggy(*args, **kw):
+    return paged_like(*args, bug=True, **kw)

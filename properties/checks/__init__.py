@@ -79,6 +79,7 @@ class Property:
             layout_names=layout_names or strategies.NAMES,
             families=self.families or families or strategies.FAMILIES,
             alignments=impl.alignments, support=impl.support,
+            keys_cover_queries=impl.new_tokens,
         )
         return strategies.with_options(cases, impl.options)
 
@@ -96,7 +97,8 @@ def _backward_cases(impl: Implementation, dtype: str, max_len: int) -> st.Search
     """Backward cases in the implementation's support; ``out=`` is never drawn
     (a differentiable call returns a new tensor)."""
     cases = strategies.cases_for("attention", dtype, decode=impl.decode, max_len=max_len,
-                                 alignments=impl.alignments, support=impl.support)
+                                 alignments=impl.alignments, support=impl.support,
+                                 keys_cover_queries=impl.new_tokens)
     options = tuple(o for o in impl.options if o[0] != "out")
     return strategies.with_options(strategies.backward_cases(cases), options)
 
@@ -139,7 +141,8 @@ PROPERTIES: dict[str, Property] = {
             "a case just outside the declared support is refused, or answered right",
             only=lambda impl: bool(strategies.broken_limits(impl.support, impl.expressible)),
             draws=lambda impl, dtype, max_len: strategies.outside(
-                impl.support, dtype, expressible=impl.expressible, max_seq=max_len),
+                impl.support, dtype, expressible=impl.expressible, max_seq=max_len,
+                keys_cover_queries=impl.new_tokens),
         ),
         Property(
             "bad_out", implementations.OPS, lambda i, c, b, o: bad_out_refused(i, c, b),
@@ -147,7 +150,8 @@ PROPERTIES: dict[str, Property] = {
             only=lambda impl: impl.writes_out,
             draws=lambda impl, dtype, max_len: st.tuples(
                 strategies.cases_for(impl.op, dtype, decode=impl.decode, max_len=max_len,
-                                     alignments=impl.alignments, support=impl.support),
+                                     alignments=impl.alignments, support=impl.support,
+                                     keys_cover_queries=impl.new_tokens),
                 st.sampled_from(tuple(BAD_OUTS)),
             ).map(lambda t: replace(t[0], options=(("out", t[1]),))),
         ),

@@ -22,9 +22,8 @@ from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import bitwise, memory, watched
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import AttentionCase, Built, build
+from attnfuzz.properties.model.pages import PAGE_SIZES, paged_cache
 from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
-
-PAGE_SIZES = (1, 3, 16, 64, 256)
 
 
 def _lengths(case: AttentionCase) -> list[tuple[int, int]]:
@@ -134,31 +133,6 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
         what = f"varlen sequence {b + 1} of {len(pieces)} ({sq} x {sk})"
         verdicts += alone.verdicts(what, got, got_lse, b, sq, sk)
     return verdicts
-
-
-def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, seed: int,
-                shared: bool = False) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(k_cache, v_cache, block_table) holding each sequence's first lens[b]
-    keys of k, v (B, Hkv, Sk, D) in shuffled pages, NaN everywhere else, and
-    every unused table entry naming a NaN page.  With ``shared``, sequence 1
-    reuses sequence 0's first page (the caller makes those keys equal: a
-    shared prompt prefix)."""
-    b, hkv = k.shape[:2]
-    counts = [-(-n // page) for n in lens]
-    gen = torch.Generator().manual_seed(seed)
-    order = torch.randperm(sum(counts) + 1 - shared, generator=gen).tolist()  # last: NaN
-    caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
-                         device=t.device) for t in (k, v)]
-    table = torch.full((b, max(counts, default=0) + 1), order[-1], dtype=torch.int32)
-    fresh = iter(order)
-    for i, n_keys in enumerate(lens):
-        for j in range(counts[i]):
-            p = int(table[0, 0]) if shared and i == 1 and j == 0 else next(fresh)
-            table[i, j] = p
-            n = min(page, n_keys - j * page)
-            for cache, t in zip(caches, (k, v), strict=True):
-                cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
-    return (*caches, table.to(k.device))
 
 
 def _paged(impl: Implementation, case: AttentionCase, built: Built,

@@ -22,6 +22,15 @@ signature cannot express is not drawn (``alignments``).
   ``(out, lse)`` with lse (Hq, total_q).  A case's batch elements are its
   sequences, all of one length; the ``serving`` property packs sequences of
   different lengths.
+- ``paged``: ``flash_attention_paged``'s, over a paged KV cache:
+  ``fn(q, k_cache, v_cache, block_table, cache_seqlens, *, causal, scale)``
+  with q (B, Hq, Sq, D), the caches (num_blocks, block_size, Hkv, D), an
+  int32 table (B, max_blocks) and int32 lengths (B,) that count the Sq new
+  tokens, the last keys of each sequence; returns ``out`` (B, Hq, Sq, Dv) or
+  ``(out, lse)`` with lse (B, Hq, Sq).  So 1 <= Sq <= Sk, and masks and
+  windows are bottom-right.  A case's keys go into shuffled pages of a size
+  that varies with the shapes, NaN in every unused slot and page; the
+  ``serving`` property draws page sizes and sequences of other lengths.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from dataclasses import dataclass
 import torch
 
 from attnfuzz.properties.model.cases import ALIGNMENTS
+from attnfuzz.properties.model.pages import PAGE_SIZES, paged_cache
 
 Adapter = Callable[..., dict[str, torch.Tensor]]
 
@@ -130,6 +140,49 @@ def _varlen(fn: Callable, what: str) -> Adapter:
     return run
 
 
+def paged_call(fn: Callable, what: str) -> Callable[..., tuple]:
+    """A ``paged`` function as ``flash_attention_paged`` is called: returns
+    (out, lse or None)."""
+    def call(q, k_cache, v_cache, table, seqlens, *, causal, scale, window=None, **ignored):
+        extra = {} if window is None else {"window": window}
+        got = _results(fn(q, k_cache, v_cache, table, seqlens, causal=causal, scale=scale,
+                          **extra), what)
+        out, lse = got["out"], got.get("lse")
+        b, hq, sq = q.shape[:3]
+        if out.dim() != 4 or out.shape[:3] != (b, hq, sq):
+            raise AssertionError(f"{what} returned out of shape {tuple(out.shape)}, expected "
+                                 f"(B={b}, Hq={hq}, Sq={sq}, Dv)")
+        if lse is not None and lse.shape != (b, hq, sq):
+            raise AssertionError(f"{what} returned lse of shape {tuple(lse.shape)}, expected "
+                                 f"(B={b}, Hq={hq}, Sq={sq})")
+        return out, lse
+
+    return call
+
+
+def _paged(fn: Callable, what: str) -> Adapter:
+    call = paged_call(fn, what)
+
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
+        if (causal or window is not None) and alignment != "bottom_right":
+            raise ValueError("the paged convention's masks are bottom-right only")
+        b, sk = k.shape[0], k.shape[2]
+        if not 1 <= q.shape[2] <= sk:
+            raise ValueError(f"the paged convention needs 1 <= Sq <= Sk, got Sq={q.shape[2]}, "
+                             f"Sk={sk}")
+        # A page size and page order that vary with the shapes, so the plain
+        # properties meet several; the serving property draws its own.
+        seed = sk + 7 * q.shape[2] + 31 * k.shape[-1]
+        k_cache, v_cache, table = paged_cache(k, v, [sk] * b, PAGE_SIZES[seed % len(PAGE_SIZES)],
+                                              seed)
+        seqlens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
+        got, lse = call(q, k_cache, v_cache, table, seqlens, causal=causal, scale=scale,
+                        window=window)
+        return {"out": got} if lse is None else {"out": got, "lse": lse}
+
+    return run
+
+
 @dataclass(frozen=True)
 class Convention:
     name: str
@@ -139,6 +192,9 @@ class Convention:
     # A function of packed sequences, called as ``flash_attention_varlen`` is
     # (``packed_call``): the ``serving`` property packs sequences of other lengths.
     packs: bool = False
+    # A function over a paged cache, called as ``flash_attention_paged`` is
+    # (``paged_call``): its queries are the last keys' tokens, so 1 <= Sq <= Sk.
+    pages: bool = False
 
 
 CONVENTIONS: dict[str, Convention] = {
@@ -154,6 +210,10 @@ CONVENTIONS: dict[str, Convention] = {
                    "flash_attention_varlen's: fn(q, k, v, cu_seqlens_q, cu_seqlens_k, *, "
                    "max_seqlen_q, max_seqlen_k, causal, scale, alignment), (total, H, D)",
                    packs=True),
+        Convention("paged", _paged, ("bottom_right",),
+                   "flash_attention_paged's: fn(q, k_cache, v_cache, block_table, "
+                   "cache_seqlens, *, causal, scale), q (B, H, Sq, D), caches (blocks, "
+                   "block_size, H, D)", pages=True),
     )
 }
 

@@ -38,6 +38,9 @@ class Implementation:
     campaign: bool = False  # fuzzed by a plain ``attnfuzz run``
     support: Support = field(default_factory=Support)
     expressible: tuple[str, ...] = ALIGNMENTS  # causal alignments its convention can ask for
+    # Its queries are the last Sq keys' tokens (a paged cache's new tokens),
+    # so its convention can ask only for 1 <= Sq <= Sk.
+    new_tokens: bool = False
     # The same bits whatever the inputs' layouts.  attnfuzz's kernels promise
     # it; a library may pick another GEMM for another stride (cuBLAS does), so
     # relations that change a layout hold others to their bounds instead.

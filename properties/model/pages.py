@@ -1,0 +1,39 @@
+"""Paged KV caches: keys and values in shuffled pages, as serving stores them.
+
+``paged_cache`` lays a dense (B, Hkv, Sk, D) batch out as a
+``flash_attention_paged`` cache: each sequence's keys in pages of its own,
+in a shuffled order, with NaN in every slot and page no sequence uses, so a
+read past a sequence's keys reaches an output as NaN.
+"""
+
+from __future__ import annotations
+
+import torch
+
+# Page sizes drawn: one key, a prime, the usual serving sizes.
+PAGE_SIZES = (1, 3, 16, 64, 256)
+
+
+def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, seed: int,
+                shared: bool = False) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(k_cache, v_cache, block_table) holding each sequence's first lens[b]
+    keys of k, v (B, Hkv, Sk, D) in shuffled pages, NaN everywhere else, and
+    every unused table entry naming a NaN page.  With ``shared``, sequence 1
+    reuses sequence 0's first page (the caller makes those keys equal: a
+    shared prompt prefix)."""
+    b, hkv = k.shape[:2]
+    counts = [-(-n // page) for n in lens]
+    gen = torch.Generator().manual_seed(seed)
+    order = torch.randperm(sum(counts) + 1 - shared, generator=gen).tolist()  # last: NaN
+    caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
+                         device=t.device) for t in (k, v)]
+    table = torch.full((b, max(counts, default=0) + 1), order[-1], dtype=torch.int32)
+    fresh = iter(order)
+    for i, n_keys in enumerate(lens):
+        for j in range(counts[i]):
+            p = int(table[0, 0]) if shared and i == 1 and j == 0 else next(fresh)
+            table[i, j] = p
+            n = min(page, n_keys - j * page)
+            for cache, t in zip(caches, (k, v), strict=True):
+                cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
+    return (*caches, table.to(k.device))
