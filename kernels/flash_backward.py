@@ -55,7 +55,7 @@ import triton
 import triton.language as tl
 
 from ._checks import AttentionDims, Window, interpreting
-from ._launch import fresh_layout
+from ._launch import LaunchCache, fresh_layout
 from ._tiles import (
     _LOG2E,
     LOG2E,
@@ -491,6 +491,11 @@ def backward_config(dtype: torch.dtype, precision: str, d: int, dv: int) -> Back
     return _CONFIGS[_tile_kind(dtype, precision, d, dv)]
 
 
+_PREPROCESS = LaunchCache(_bwd_preprocess_kernel)
+_DKDV = LaunchCache(_bwd_dkdv_kernel)
+_DQ = LaunchCache(_bwd_dq_kernel)
+
+
 def launch_backward(
     do: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     out: torch.Tensor, lse: torch.Tensor, dims: AttentionDims, *,
@@ -523,33 +528,44 @@ def launch_backward(
     c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
     head = _head_meta(dims)
     bh = dims.batch * dims.hq
-    window_sizes, flags = window_args(launch_window(window, causal, dims.sq + dims.sk))
+    win = launch_window(window, causal, dims.sq + dims.sk)
+    window_sizes, flags = window_args(win)
     sizes = (dims.sq, dims.sk, dims.hkv, dims.group, dims.diagonal, dims.d, dims.dv,
              *window_sizes)
     common = (*q.stride(), *k.stride(), *v.stride(), *do.stride())
     scales = (dims.scale * LOG2E, dims.scale)
+    meta = dict(**head, CAUSAL=causal, PRECISION=precision, **flags)
+    # Each plan holds everything its launch's arguments follow from, but the
+    # tensors (``LaunchCache``): short backwards are bound by host time.
     with _on_device_of(q):
         # delta, then the base-2 LSE, each contiguous (B, Hq, Sq).
         stats = torch.empty((2, bh * dims.sq), dtype=torch.float32, device=q.device)
         delta, lse2 = stats[0], stats[1]
-        _bwd_preprocess_kernel[(_cdiv(dims.sq, c.dq.block_m) * bh,)](
-            out, do, lse, delta, lse2, dims.sq, dims.hq, dims.dv, *out.stride(), *do.stride(),
-            BLOCK_M=c.dq.block_m, BLOCK_DV=head["BLOCK_DV"], PAD_DV=head["PAD_DV"],
-            num_warps=c.dq.num_warps,
+        # The preprocessing takes the dQ kernel's rows and warps.
+        _PREPROCESS.launch(
+            (dims, out.stride(), do.stride(), c.dq.block_m, c.dq.num_warps),
+            (out, do, lse, delta, lse2),
+            lambda: ((_cdiv(dims.sq, c.dq.block_m) * bh,),
+                     (dims.sq, dims.hq, dims.dv, *out.stride(), *do.stride()),
+                     dict(BLOCK_M=c.dq.block_m, BLOCK_DV=head["BLOCK_DV"],
+                          PAD_DV=head["PAD_DV"], num_warps=c.dq.num_warps)),
         )
-        meta = dict(**head, CAUSAL=causal, PRECISION=precision, **flags)
+        plan = (dims, common, causal, precision, win)
+        kv, qt = c.dkdv, c.dq
         if dk is not None:
-            t = c.dkdv
-            _bwd_dkdv_kernel[(_cdiv(dims.sk, t.block_n) * dims.batch * dims.hkv,)](
-                q, k, v, do, dk, dv, delta, lse2, *sizes, *common, *dk.stride(), *dv.stride(),
-                *scales, **meta, BLOCK_M=t.block_m, BLOCK_N=t.block_n,
-                num_warps=t.num_warps, num_stages=t.num_stages,
+            _DKDV.launch(
+                (*plan, kv, dk.stride(), dv.stride()), (q, k, v, do, dk, dv, delta, lse2),
+                lambda: ((_cdiv(dims.sk, kv.block_n) * dims.batch * dims.hkv,),
+                         (*sizes, *common, *dk.stride(), *dv.stride(), *scales),
+                         dict(**meta, BLOCK_M=kv.block_m, BLOCK_N=kv.block_n,
+                              num_warps=kv.num_warps, num_stages=kv.num_stages)),
             )
         if dq is not None:
-            t = c.dq
-            _bwd_dq_kernel[(_cdiv(dims.sq, t.block_m) * bh,)](
-                q, k, v, do, dq, delta, lse2, *sizes, *common, *dq.stride(), *scales,
-                **meta, BLOCK_M=t.block_m, BLOCK_N=t.block_n,
-                num_warps=t.num_warps, num_stages=t.num_stages,
+            _DQ.launch(
+                (*plan, qt, dq.stride()), (q, k, v, do, dq, delta, lse2),
+                lambda: ((_cdiv(dims.sq, qt.block_m) * bh,),
+                         (*sizes, *common, *dq.stride(), *scales),
+                         dict(**meta, BLOCK_M=qt.block_m, BLOCK_N=qt.block_n,
+                              num_warps=qt.num_warps, num_stages=qt.num_stages)),
             )
     return dq, dk if want_k else None, dv if want_v else None

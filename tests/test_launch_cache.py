@@ -31,6 +31,7 @@ from triton.runtime.jit import JITFunction
 
 import attnfuzz.kernels._launch as launch
 import attnfuzz.kernels.flash as fa
+import attnfuzz.kernels.flash_backward as fb
 from attnfuzz.kernels._checks import check_attention_inputs
 from attnfuzz.properties import backend
 
@@ -282,3 +283,79 @@ def test_pointer_key_sees_what_triton_specialises_a_tensor_on():
             theirs = (native_specialize_impl(target, a, False, True, True)
                       == native_specialize_impl(target, b, False, True, True))
             assert ours == theirs, (a.dtype, a.data_ptr() % 64, b.dtype, b.data_ptr() % 64)
+
+
+@pytest.fixture
+def backward_launchers(monkeypatch) -> tuple[_Paired, _Paired, _Paired]:
+    """The backward's three launchers, paired, on a stand-in compiled backend."""
+    monkeypatch.setattr(driver, "_active", _Driver())
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda device: STREAM, raising=False)
+    monkeypatch.setattr(launch, "interpreting", lambda: False)
+    log: list = []
+    paired = []
+    for name, kernel in (("_PREPROCESS", fb._bwd_preprocess_kernel),
+                         ("_DKDV", fb._bwd_dkdv_kernel), ("_DQ", fb._bwd_dq_kernel)):
+        one = _Paired(_recording(kernel, log), log)
+        monkeypatch.setattr(fb, name, one)
+        paired.append(one)
+    return tuple(paired)
+
+
+_BACKWARD_FIELDS: dict[str, list] = {
+    **{n: _FIELDS[n] for n in ("dtype", "precision", "b", "hkv", "group", "sq", "sk", "d", "dv",
+                               "causal", "alignment", "scale", "debug")},
+    **{f"layout_{t}": list(_ORDERS) for t in ("q", "k", "v", "do")},
+    **{f"offset_{t}": [0, 1, 8] for t in ("q", "k", "v", "do")},
+    "config": [None, fb.BackwardConfig(fa.Config(16, 32, 4, 1), fa.Config(32, 16, 4, 1)),
+               fb.BackwardConfig(fa.Config(32, 16, 4, 2), fa.Config(16, 32, 8, 1))],
+    "window": [None, (3, 0), (None, 2), (1, 5)],
+    "needs": [(True, True, True), (True, False, False), (False, True, True)],
+}
+
+
+@st.composite
+def backward_families(draw) -> tuple[dict, ...]:
+    """As ``case_families``, for the backward's launches."""
+    first = {name: draw(st.sampled_from(values)) for name, values in _BACKWARD_FIELDS.items()}
+    return (first, *(
+        {**first, name: draw(st.sampled_from([x for x in values if x != first[name]]))}
+        for name, values in _BACKWARD_FIELDS.items()
+    ))
+
+
+def _backward_call(case: dict):
+    hq = case["hkv"] * case["group"]
+    b, sq, sk, d, dv = (case[n] for n in ("b", "sq", "sk", "d", "dv"))
+    shapes = {"q": (b, hq, sq, d), "k": (b, case["hkv"], sk, d), "v": (b, case["hkv"], sk, dv),
+              "do": (b, hq, sq, dv)}
+    q, k, v, do = (_tensor(shape, case[f"layout_{t}"], case[f"offset_{t}"], case["dtype"])
+                   for t, shape in shapes.items())
+    out = _tensor(shapes["do"], _ORDERS[0], 0, case["dtype"])
+    lse = torch.zeros((b, hq, sq), device=q.device)
+    precision = case["precision"] if case["dtype"] == torch.float32 else "ieee"
+    dims = check_attention_inputs(q, k, v, causal=case["causal"], scale=case["scale"],
+                                  alignment=case["alignment"], input_precision=precision)
+
+    def call() -> None:
+        with knobs.runtime.scope():
+            knobs.runtime.debug = case["debug"]
+            fb.launch_backward(do, q, k, v, out, lse, dims, causal=case["causal"],
+                               precision=precision, needs=case["needs"], config=case["config"],
+                               window=case["window"])
+
+    return call
+
+
+@given(family=backward_families())
+def test_a_replayed_backward_launch_is_the_launch_triton_makes(backward_launchers, family):
+    for round_ in range(2):
+        before = [p.cache.direct_launches for p in backward_launchers]
+        for case in family:
+            _backward_call(case)()
+        if round_ == 1:  # the same cases again, on new tensors: all replays
+            assert [p.cache.direct_launches for p in backward_launchers] == before
+    for paired in backward_launchers:
+        assert paired.pairs
+        for cached, direct in paired.pairs:
+            assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"

@@ -54,11 +54,13 @@ def _paged(q, k_cache, v_cache, table, seqlens, **kw):
 def _reset_flash() -> None:
     # Compiled launches and the decode merge's tile counters; not the
     # autotuner's choices, whose retuning costs seconds per shape.
-    from attnfuzz.kernels import flash
+    from attnfuzz.kernels import flash, flash_backward
 
     flash._PREFILL.entries.clear()
     flash._DECODE.entries.clear()
     flash._COUNTERS.clear()
+    for cache in (flash_backward._PREPROCESS, flash_backward._DKDV, flash_backward._DQ):
+        cache.entries.clear()
 
 
 def _matmul(a, b, out, **kw):
