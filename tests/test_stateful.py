@@ -23,6 +23,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from attnfuzz.properties import checks, implementations
 from attnfuzz.properties.checks import stateful
+from attnfuzz.properties.implementations import Support
 from attnfuzz.properties.model.cases import AttentionCase
 from tests.user_attention import mine
 
@@ -130,6 +131,21 @@ def faults_later(q, k, v, *, causal=False, scale=None, alignment="bottom_right")
         raise RuntimeError("CUDA error: misaligned address")
     _SEEN.add(key)
     return mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
+# (g) A backward whose plan is cached per shape: every later backward of a
+# shape takes the first call's scale, while every forward is right (the class
+# of a backward's launch cache keyed on too little).
+_BACKWARD_SCALES: dict[tuple, float] = {}
+
+
+def backward_keyed_by_shape(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    key = (q.shape, k.shape, v.shape)
+    given = q.shape[-1] ** -0.5 if scale is None else scale
+    planned = _BACKWARD_SCALES.setdefault(key, given)
+    value = mine(q, k, v, causal=causal, scale=given, alignment=alignment)
+    path = mine(q, k, v, causal=causal, scale=planned, alignment=alignment)
+    return value.detach() + (path - path.detach())  # the value's, the plan's gradient
 
 
 LAUNCH_CACHED = implementations.of_function(launch_cached).name
@@ -278,6 +294,22 @@ def test_a_fault_that_loses_the_context_is_the_failure_raised(tmp_path, monkeypa
     assert failure.kinds == ["memory"] and "misaligned address" in failure.message
     assert failure.dump is not None and (failure.dump / "sequence.json").exists()
     assert stateful.lost_context() is not None
+
+
+def test_backward_calls_find_state_kept_by_a_backward(tmp_path, monkeypatch):
+    # Its forward is right on every call: only a differentiated call shows it.
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    name = implementations.of_function(backward_keyed_by_shape,
+                                       supports=Support(backward=True)).name
+    with pytest.raises(stateful.StatefulFailure, match=r"failed \(wrong\) in call") as caught:
+        checks.run_stateful(name, "float32", max_examples=30, stateful_step_count=6,
+                            repeats=1, reset=_BACKWARD_SCALES.clear, sweeps=True,
+                            backward=True, seed=1)
+    assert any(s["case"].get("backward") for s in caught.value.steps)
+    checks.run_stateful(name, "float32", max_examples=10, stateful_step_count=4, repeats=1,
+                        reset=_BACKWARD_SCALES.clear, sweeps=True, backward=False, seed=1)
+    with pytest.raises(ValueError, match="declares no backward"):
+        checks.run_stateful(LAUNCH_CACHED, "float32", max_examples=1, backward=True)
 
 
 def test_a_sequence_that_passes_replays_to_its_verdicts(tmp_path):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from attnfuzz.properties import implementations, strategies
+from attnfuzz.properties import backend, implementations, strategies
 from attnfuzz.properties.checks import stateful
 from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.execution import execute, failures, worst
@@ -103,11 +103,26 @@ def _backward_cases(impl: Implementation, dtype: str, max_len: int) -> st.Search
     return strategies.with_options(strategies.backward_cases(cases), options)
 
 
-def run_stateful(impl_name: str, dtype: str, **options: object) -> None:
-    """The stateful property (``stateful.run``) on the cases the oracle property draws."""
+def run_stateful(
+    impl_name: str, dtype: str, *, backward: bool | None = None, **options: object
+) -> None:
+    """The stateful property (``stateful.run``) on the cases the oracle property
+    draws and, with ``backward`` (default: on a GPU, for an implementation that
+    declares a backward), the gradients property's too: a backward's launches
+    keep state of their own.  On the interpreter a backward call costs several
+    forward ones, and compiled launch caches exist only on a GPU."""
     impl = implementations.get(impl_name)
     options.setdefault("reset", impl.reset)
-    stateful.run(impl_name, dtype, cases=PROPERTIES["oracle"].cases(impl, dtype), **options)
+    if backward is None:
+        backward = impl.support.backward and not backend.interpreting()
+    if not isinstance(backward, bool):
+        raise TypeError(f"backward must be a bool or None, got {backward!r}")
+    if backward and not impl.support.backward:
+        raise ValueError(f"{impl_name} declares no backward (Support(backward=True))")
+    cases = PROPERTIES["oracle"].cases(impl, dtype)
+    if backward:
+        cases = st.one_of(cases, PROPERTIES["gradients"].cases(impl, dtype))
+    stateful.run(impl_name, dtype, cases=cases, **options)
 
 
 # Steps per drawn sequence: ``examples`` calls make examples // STEPS sequences.

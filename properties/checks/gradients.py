@@ -52,11 +52,13 @@ def _judge(run: BackwardRun, expected: GradExpected, dtype: torch.dtype,
 
 
 def against_gradient_oracle(
-    impl: Implementation, case: AttentionCase, built: Built | None = None
+    impl: Implementation, case: AttentionCase, built: Built | None = None,
+    run: BackwardRun | None = None,
 ) -> list[Verdict]:
-    """dq, dk, dv (and the forward's output, under autograd) within their bounds."""
+    """dq, dk, dv (and the forward's output, under autograd) within their bounds;
+    ``run``: the backward already run on ``built``."""
     built = built or build(case, backend.device())
-    run = execute_backward(impl, case, built)
+    run = run or execute_backward(impl, case, built)
     parts, bounds = attention_oracle(case, built)
     out = compare("out", run.results["out"], parts["out"], bounds["out"], dtype=case.torch_dtype)
     return [*run.safety, out, *_judge(run, gradient_oracle(case, built), case.torch_dtype)]

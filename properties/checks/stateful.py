@@ -9,7 +9,9 @@ sequence itself and shrinks it to the shortest one that fails:
 
 - ``call`` draws a case from the implementation's oracle-property strategy,
   runs it on freshly built inputs and judges it exactly as the oracle
-  property does (``oracle.against_oracle``);
+  property does (``oracle.against_oracle``); a backward case (drawn, where
+  the caller asks, from the gradients property's strategy) is differentiated
+  and judged as that property does, dq, dk and dv too;
 - ``neighbour`` calls an earlier call's case with one argument changed
   (causal, alignment, window, scale, an optional argument, the values, the
   dtype, an input's address; ``NEIGHBOURS``)
@@ -19,10 +21,11 @@ sequence itself and shrinks it to the shortest one that fails:
   the change that exposes it within a few sequences, not a few hundred;
 - ``repeat`` reruns an earlier call on the same inputs (``build`` is
   deterministic) ``repeats`` times; every rerun must return the first
-  call's results bit for bit (NaN equal to NaN).  On a GPU, reruns of a
-  launch whose programs contend (split-K partials, tiles merging into one
-  output, atomics) expose races; on the interpreter, which runs programs
-  one at a time, one rerun shows state left behind by a call.
+  call's results bit for bit (NaN equal to NaN; a backward call's gradients
+  too).  On a GPU, reruns of a launch whose programs contend (split-K
+  partials, tiles merging into one output, atomics) expose races; on the
+  interpreter, which runs programs one at a time, one rerun shows state left
+  behind by a call.
 
 Steps are numbered from 0.  The final (shrunk) failure is dumped as
 ``sequence.json`` under the dump root (``ATTNFUZZ_DUMP_DIR``), which
@@ -63,7 +66,13 @@ from hypothesis.stateful import (
 )
 
 from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, bitwise, execute
+from attnfuzz.properties.checks.execution import (
+    CONTEXT_KILLERS,
+    bitwise,
+    execute,
+    execute_backward,
+)
+from attnfuzz.properties.checks.gradients import against_gradient_oracle
 from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.implementations import Implementation, get
 from attnfuzz.properties.model.cases import DTYPES, Case, build, from_json, to_json
@@ -129,6 +138,15 @@ def default_repeats() -> int:
     return INTERPRETER_REPEATS if backend.interpreting() else GPU_REPEATS
 
 
+def _differentiated(case: Case) -> bool:
+    """A backward case: its call is differentiated, and dq, dk, dv judged too."""
+    return bool(getattr(case, "backward", False))
+
+
+def _on_cpu(results: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    return {n: t.detach().to("cpu", copy=True) for n, t in results.items()}
+
+
 def default_sweeps() -> bool:
     """Whether the ``sweep`` rule is drawn on the current backend."""
     return not backend.interpreting()
@@ -177,9 +195,13 @@ class Sequence:
         self._returned = None
 
         def work() -> tuple[list[Verdict], dict[str, torch.Tensor]]:
-            verdicts = against_oracle(self._recording, case, build(case, backend.device()))
-            return verdicts, {n: t.detach().to("cpu", copy=True)
-                              for n, t in (self._returned or {}).items()}
+            built = build(case, backend.device())
+            if _differentiated(case):
+                run = execute_backward(self._recording, case, built)
+                verdicts = against_gradient_oracle(self._recording, case, built, run=run)
+                return verdicts, _on_cpu({**run.results, **run.grads})
+            verdicts = against_oracle(self._recording, case, built)
+            return verdicts, _on_cpu(self._returned or {})
 
         verdicts, results = self._guard(step, "call", work)
         self._judge(step, "call", verdicts)
@@ -203,9 +225,12 @@ class Sequence:
             what = f"rerun {i} of {self.repeats} of step {first.step}"
 
             def work() -> tuple[list[Verdict], dict[str, torch.Tensor]]:
-                run = execute(self._recording, case, build(case, backend.device()))
-                return list(run.safety), {n: t.detach().to("cpu", copy=True)
-                                          for n, t in run.results.items()}
+                built = build(case, backend.device())
+                if _differentiated(case):
+                    run = execute_backward(self._recording, case, built)
+                    return list(run.safety), _on_cpu({**run.results, **run.grads})
+                run = execute(self._recording, case, built)
+                return list(run.safety), _on_cpu(run.results)
 
             verdicts, got = self._guard(step, what, work)
             if set(got) != set(first.results):
