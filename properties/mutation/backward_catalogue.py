@@ -105,6 +105,13 @@ FLASH_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
        ("dq_mask = row_ok[:, None] & (offs_d[None, :] < HEAD_D)", "dq_mask = row_ok[:, None]"),
        "dQ's padded head-dim columns stored (a head dim that is no power of two)",
        FLASH_BACKWARD),
+    _m("flash_bwd.launch_key_omits_causal", "flash_backward.py",
+       ("        plan = (dims, common, causal, precision, win)\n",
+        "        plan = (dims, common, precision, win)\n"),
+       "the backward's launch caches keyed without the causal flag", STATEFUL,
+       equivalent="on the interpreter: LaunchCache.launch rebuilds every launch there and "
+       "never reads its key; compiled, the stateful property's differentiated calls and "
+       "their causal neighbour are the check"),
 )
 
 _SOFTMAX_LEFT = "visible = visible & (cols[None, :] >= rows[:, None] + DIAGONAL - WIN_LEFT)"
