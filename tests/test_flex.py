@@ -42,6 +42,13 @@ CASES = {
                              q_layout=named("bshd", 4), values=Values(seed=9)),
     "bfloat16": AttentionCase(sq=5, sk=9, dtype="bfloat16", causal=True, alignment="top_left",
                               values=Values(scale=3.0, seed=10)),
+    # Sliding windows: the usual local attention, both sides open, a top-left one
+    # past a mask block's edge.
+    "window causal": AttentionCase(sq=9, sk=20, causal=True, window=(3, 0),
+                                   values=Values(seed=11)),
+    "window both sides": AttentionCase(sq=9, sk=20, window=(2, 4), values=Values(seed=12)),
+    "window top_left": AttentionCase(sq=140, sk=150, causal=True, alignment="top_left",
+                                     window=(129, None), values=Values(seed=13)),
 }
 
 
@@ -62,3 +69,14 @@ def test_the_cpu_reference_path_runs_without_its_performance_warning():
         warnings.simplefilter("always")
         against_oracle(implementations.get("flex"), CASES["gqa"])
     assert not [w for w in seen if "without torch.compile" in str(w.message)]
+
+
+WINDOWED = {k: v for k, v in CASES.items() if k.startswith("window")}
+
+
+@pytest.mark.parametrize("case", WINDOWED.values(), ids=WINDOWED.keys())
+def test_sdpa_math_with_a_window_mask_agrees_with_the_oracle(case):
+    # SDPA has no window argument: its adapter builds the boolean mask.
+    verdicts = against_oracle(implementations.get("sdpa_math"), case)
+    bad = [v.describe() for v in verdicts if not v.ok]
+    assert not bad, bad

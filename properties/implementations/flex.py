@@ -8,9 +8,11 @@ ours:
 
 - causal is a ``BlockMask`` from ``create_block_mask`` whose ``mask_mod``
   is our alignment: ``bottom_right`` lets query i see key j iff
-  j <= i + (Sk - Sq), ``top_left`` iff j <= i; non-causal passes no mask.
+  j <= i + (Sk - Sq), ``top_left`` iff j <= i; a sliding window (left,
+  right) adds i + o - left <= j <= i + o + right to it (FlexAttention's
+  sliding-window path); a case with neither passes no mask.
   The mask depends on neither batch nor head (``B=None, H=None``), so one is
-  built per (Sq, Sk, alignment, device) and reused;
+  built per (Sq, Sk, alignment, causal, window, device) and reused;
 - GQA is ``enable_gqa=True`` (KV heads are not repeated by us);
 - ``scale`` is passed through (FlexAttention's default is also D**-0.5);
 - the LSE is requested (``return_aux=AuxRequest(lse=True)``, or the older
@@ -86,13 +88,21 @@ def _compiled():
 
 
 @functools.lru_cache(maxsize=256)
-def _block_mask(sq: int, sk: int, alignment: str, device: torch.device):
+def _block_mask(sq: int, sk: int, alignment: str, device: torch.device, causal: bool = True,
+                window: tuple | None = None):
     shift = sk - sq if alignment == "bottom_right" else 0
+    left, right = window or (None, None)
 
-    def causal(b, h, q_idx, kv_idx):
-        return kv_idx <= q_idx + shift
+    def visible(b, h, q_idx, kv_idx):
+        rel = kv_idx - q_idx - shift  # j - (i + o)
+        seen = rel <= 0 if causal else rel == rel
+        if left is not None:
+            seen = seen & (rel >= -left)
+        if right is not None:
+            seen = seen & (rel <= right)
+        return seen
 
-    return _flex.create_block_mask(causal, None, None, sq, sk, device=device)
+    return _flex.create_block_mask(visible, None, None, sq, sk, device=device)
 
 
 @functools.cache
@@ -105,11 +115,13 @@ def _lse_request() -> dict[str, object]:
 def run(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: None, *,
     causal: bool, scale: float | None, alignment: str, input_precision: str,
+    window: tuple | None = None,
 ) -> dict[str, torch.Tensor]:
     """FlexAttention on the harness's calling convention (``out`` is unused)."""
     kwargs: dict[str, object] = {"scale": scale, **_lse_request()}
-    if causal:
-        kwargs["block_mask"] = _block_mask(q.shape[2], k.shape[2], alignment, q.device)
+    if causal or window is not None:
+        kwargs["block_mask"] = _block_mask(q.shape[2], k.shape[2], alignment, q.device,
+                                           causal, window)
     if q.shape[1] != k.shape[1]:
         kwargs["enable_gqa"] = True
     old_tf32 = torch.backends.cuda.matmul.allow_tf32
@@ -140,6 +152,7 @@ IMPLEMENTATIONS = () if _flex is None else (
         description="torch FlexAttention, compiled on CUDA",
         # FlexAttention has a backward on CUDA only ("does not support
         # backward on CPU").
-        support=Support(head_dims=COMPILED_HEAD_DIMS, backward=torch.cuda.is_available()),
+        support=Support(head_dims=COMPILED_HEAD_DIMS, backward=torch.cuda.is_available(),
+                        windows=True),
     ),
 )

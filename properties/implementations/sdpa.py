@@ -9,7 +9,10 @@ backend or fails loudly.  The documented semantics are mapped onto ours:
   ``is_causal=True``); ``bottom_right`` (the KV-cache convention) is
   ``causal_lower_right``;
 - GQA is ``enable_gqa=True`` (KV heads are not repeated by us);
-- ``scale`` is passed through (SDPA's default is also D**-0.5).
+- ``scale`` is passed through (SDPA's default is also D**-0.5);
+- a sliding window (math, memory-efficient and cuDNN, which take a boolean
+  ``attn_mask``; the flash backend takes none) is a boolean mask built here
+  from the window's definition, the causal limit folded in.
 
 SDPA documents no result for a query row that sees no key; the harness
 expects zeros there, so such rows are reported as findings, not hidden.
@@ -17,6 +20,8 @@ SDPA cannot write into a given output tensor (``writes_out=False``).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import torch
 
@@ -32,19 +37,37 @@ BACKENDS = {
 # must refuse float32), the others take every dtype.
 # Every backend has a backward (autograd).
 SIXTEEN_BIT = Support(dtypes=("float16", "bfloat16"), backward=True)
-SUPPORT = {"sdpa_math": Support(backward=True), "sdpa_flash": SIXTEEN_BIT,
-           "sdpa_cudnn": SIXTEEN_BIT, "sdpa_efficient": Support(backward=True)}
+SUPPORT = {"sdpa_math": Support(backward=True, windows=True), "sdpa_flash": SIXTEEN_BIT,
+           "sdpa_cudnn": replace(SIXTEEN_BIT, windows=True),
+           "sdpa_efficient": Support(backward=True, windows=True)}
+
+
+def window_mask(sq: int, sk: int, causal: bool, alignment: str, window, device) -> torch.Tensor:
+    """(Sq, Sk) bool, True where query i may see key j: with o the alignment's
+    offset, i + o - left <= j <= i + o + right, and j <= i + o if causal."""
+    o = sk - sq if alignment == "bottom_right" else 0
+    rel = (torch.arange(sk, device=device)[None, :] - torch.arange(sq, device=device)[:, None]
+           - o)  # j - (i + o)
+    left, right = window
+    seen = rel <= 0 if causal else torch.ones_like(rel, dtype=torch.bool)
+    if left is not None:
+        seen = seen & (rel >= -left)
+    if right is not None:
+        seen = seen & (rel <= right)
+    return seen
 
 
 def _runner(name: str):
-    def run(q, k, v, out, *, causal, scale, alignment, input_precision):
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         import torch.nn.functional as F
         from torch.nn.attention import SDPBackend, sdpa_kernel
         from torch.nn.attention.bias import causal_lower_right, causal_upper_left
 
         sq, sk = q.shape[2], k.shape[2]
         kwargs: dict[str, object] = {"scale": scale}
-        if causal:
+        if window is not None:
+            kwargs["attn_mask"] = window_mask(sq, sk, causal, alignment, window, q.device)
+        elif causal:
             bias = causal_lower_right if alignment == "bottom_right" else causal_upper_left
             kwargs["attn_mask"] = bias(sq, sk)
         group = q.shape[1] // k.shape[1] if k.shape[1] else 1
