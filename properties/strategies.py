@@ -41,9 +41,10 @@ LONG_DECODE_KEYS = 4099
 # Wide draws: many (batch, KV head) programs over few rows and keys, as a
 # batch of decodes or a model of 40 heads launches.  Grids and per-tile
 # buffers sized by B * Hkv * tiles (merge counters, split partials) pass a
-# thousand only here.  The oracle's logits stay under WIDE_LOGITS.
-WIDE_BATCH = st.one_of(st.integers(9, 48), st.sampled_from([17, 33, 64]))
-WIDE_KV_HEADS = st.one_of(st.integers(5, 40), st.sampled_from([8, 31, 32]))
+# thousand only here (in about a third of them: the edges are drawn half the
+# time).  The oracle's logits stay under WIDE_LOGITS.
+WIDE_BATCH = st.one_of(st.integers(9, 48), st.sampled_from([33, 64]))
+WIDE_KV_HEADS = st.one_of(st.integers(5, 40), st.sampled_from([31, 32, 40]))
 WIDE_ROWS = 16
 WIDE_KEYS = 129
 WIDE_LOGITS = 2**23
