@@ -100,6 +100,23 @@ def _prefix_sums(batch: int, length: int, device: torch.device) -> torch.Tensor:
     return torch.arange(batch + 1, dtype=torch.int32, device=device) * length
 
 
+def _shaped(got: dict[str, torch.Tensor], what: str, rows: dict[str, int],
+            lse_dims: dict[str, int]) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """(out, lse or None): out of the named leading dims and a Dv, the LSE of
+    the named dims; a result of another shape is named as the function's."""
+    out, lse = got["out"], got.get("lse")
+    lead = tuple(rows.values())
+    if out.dim() != len(lead) + 1 or out.shape[:len(lead)] != lead:
+        named = ", ".join(f"{n}={size}" for n, size in rows.items())
+        raise AssertionError(f"{what} returned out of shape {tuple(out.shape)}, expected "
+                             f"({named}, Dv)")
+    if lse is not None and lse.shape != tuple(lse_dims.values()):
+        named = ", ".join(f"{n}={size}" for n, size in lse_dims.items())
+        raise AssertionError(f"{what} returned lse of shape {tuple(lse.shape)}, expected "
+                             f"({named})")
+    return out, lse
+
+
 def packed_call(fn: Callable, what: str) -> Callable[..., tuple]:
     """A ``varlen`` function as ``flash_attention_varlen`` is called: returns
     (out, lse or None)."""
@@ -111,15 +128,8 @@ def packed_call(fn: Callable, what: str) -> Callable[..., tuple]:
         got = _results(fn(q, k, v, cu_q, cu_k, causal=causal, scale=scale, alignment=alignment,
                           max_seqlen_q=max_seqlen_q or lengths[0],
                           max_seqlen_k=max_seqlen_k or lengths[1], **extra), what)
-        out, lse = got["out"], got.get("lse")
         total, hq = q.shape[:2]
-        if out.dim() != 3 or out.shape[:2] != (total, hq):
-            raise AssertionError(f"{what} returned out of shape {tuple(out.shape)}, expected "
-                                 f"(total_q={total}, Hq={hq}, Dv)")
-        if lse is not None and lse.shape != (hq, total):
-            raise AssertionError(f"{what} returned lse of shape {tuple(lse.shape)}, expected "
-                                 f"(Hq={hq}, total_q={total})")
-        return out, lse
+        return _shaped(got, what, {"total_q": total, "Hq": hq}, {"Hq": hq, "total_q": total})
 
     return call
 
@@ -147,15 +157,9 @@ def paged_call(fn: Callable, what: str) -> Callable[..., tuple]:
         extra = {} if window is None else {"window": window}
         got = _results(fn(q, k_cache, v_cache, table, seqlens, causal=causal, scale=scale,
                           **extra), what)
-        out, lse = got["out"], got.get("lse")
         b, hq, sq = q.shape[:3]
-        if out.dim() != 4 or out.shape[:3] != (b, hq, sq):
-            raise AssertionError(f"{what} returned out of shape {tuple(out.shape)}, expected "
-                                 f"(B={b}, Hq={hq}, Sq={sq}, Dv)")
-        if lse is not None and lse.shape != (b, hq, sq):
-            raise AssertionError(f"{what} returned lse of shape {tuple(lse.shape)}, expected "
-                                 f"(B={b}, Hq={hq}, Sq={sq})")
-        return out, lse
+        rows = {"B": b, "Hq": hq, "Sq": sq}
+        return _shaped(got, what, rows, rows)
 
     return call
 
