@@ -72,11 +72,16 @@ def test_a_planted_bug_is_found_dumped_and_replayed(capsys, tmp_path, function, 
     # Every property that applies runs; the oracle's dump is the one to replay here.
     (dump,) = [d for d in tmp_path.iterdir() if d.name.startswith("oracle-")]
     assert f"{function}_buggy@{convention}" in (dump / "case.json").read_text()
+    assert "FAIL out" in _replay_failing(dump)
+
+
+def _replay_failing(dump: Path) -> str:
+    """``attnfuzz replay`` of ``dump`` in a new process, which must still fail: its output."""
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     replay = subprocess.run([sys.executable, "-m", "attnfuzz", "replay", str(dump)], cwd=ROOT,
                             env=env, capture_output=True, text=True, timeout=120)
     assert replay.returncode == 1, replay.stdout + replay.stderr
-    assert "FAIL out" in replay.stdout, replay.stdout
+    return replay.stdout
 
 
 @pytest.mark.parametrize(("spec", "fragment"), [
@@ -133,13 +138,24 @@ def test_layout_relations_hold_a_library_to_its_bounds_and_ours_to_bits():
     assert not relations["layout independence"].ok, relations
 
 
-def test_a_varlen_function_is_fuzzed_with_sequences_of_other_lengths(capsys, tmp_path):
-    function, convention = VARLEN
+# A serving function: the serving property holds the right one; the planted
+# one is found, and by which property and check.  The varlen bug needs
+# sequences of other lengths (no other property's calls have them); the
+# paged one shows wherever a sequence ends part-way into a page.
+SERVING_USERS = [(*VARLEN, "serving-", "FAIL varlen sequence"), (*PAGED, "oracle-", "FAIL out")]
+
+
+@pytest.mark.parametrize(("function", "convention", "caught_by", "replayed"), SERVING_USERS,
+                         ids=[u[1] for u in SERVING_USERS])
+def test_a_serving_function_is_fuzzed_through_its_own_calls(capsys, tmp_path, function,
+                                                            convention, caught_by, replayed):
     right = implementations.get(f"{MODULE}:{function}@{convention}")
 
     @settings(max_examples=15, deadline=None, database=None)
     @given(checks.get("serving").cases(right, "float32"))
     def run(case):
+        # A paged call's queries are its last keys' tokens.
+        assert not right.new_tokens or 1 <= case.sq <= case.sk
         harness.check("serving", right.name, case)
 
     run()
@@ -147,14 +163,14 @@ def test_a_varlen_function_is_fuzzed_with_sequences_of_other_lengths(capsys, tmp
             "--dtype", "float32", "--examples", "20", "--seed", "3", "--dump-dir", str(tmp_path)]
     assert cli.main(argv) == 1
     out = capsys.readouterr().out
-    # Equal lengths (every other property's calls) never show this bug.
     (dump,) = tmp_path.iterdir()
-    assert dump.name.startswith("serving-"), out
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    replay = subprocess.run([sys.executable, "-m", "attnfuzz", "replay", str(dump)], cwd=ROOT,
-                            env=env, capture_output=True, text=True, timeout=120)
-    assert replay.returncode == 1, replay.stdout + replay.stderr
-    assert "FAIL varlen sequence" in replay.stdout, replay.stdout
+    assert dump.name.startswith(caught_by), out
+    assert replayed in _replay_failing(dump)
+
+
+def test_a_paged_function_is_drawn_only_what_its_call_can_say():
+    impl = implementations.get(f"{MODULE}:{PAGED[0]}@{PAGED[1]}")
+    assert impl.new_tokens and impl.alignments == ("bottom_right",) and impl.paged is not None
 
 
 @pytest.mark.parametrize(("returned", "named"), [
@@ -172,31 +188,6 @@ def test_a_varlen_result_of_the_wrong_shape_is_named(returned, named):
     cu = torch.tensor([0, 2, 5], dtype=torch.int32)
     with pytest.raises(AssertionError, match=re.escape(named)):
         packed_call(fn, "fn")(q, k, v, cu, cu, causal=False, scale=None, alignment="top_left")
-
-
-def test_a_paged_function_is_fuzzed_through_shuffled_pages(capsys, tmp_path):
-    function, convention = PAGED
-    right = implementations.get(f"{MODULE}:{function}@{convention}")
-    # Its calls can only say 1 <= Sq <= Sk with bottom-right masks.
-    assert right.new_tokens and right.alignments == ("bottom_right",)
-
-    @settings(max_examples=15, deadline=None, database=None)
-    @given(checks.get("serving").cases(right, "float32"))
-    def run(case):
-        assert 1 <= case.sq <= case.sk
-        harness.check("serving", right.name, case)
-
-    run()
-    argv = ["run", "--impl", f"{MODULE}:{function}_buggy", "--convention", convention,
-            "--dtype", "float32", "--examples", "20", "--seed", "3", "--dump-dir", str(tmp_path)]
-    assert cli.main(argv) == 1
-    out = capsys.readouterr().out
-    dump = sorted(tmp_path.iterdir())[0]
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    replay = subprocess.run([sys.executable, "-m", "attnfuzz", "replay", str(dump)], cwd=ROOT,
-                            env=env, capture_output=True, text=True, timeout=120)
-    assert replay.returncode == 1, out + replay.stdout + replay.stderr
-    assert "FAIL" in replay.stdout, replay.stdout
 
 
 @pytest.mark.parametrize(("returned", "named"), [
