@@ -103,13 +103,18 @@ class _Paired:
         del self.log[:]
 
 
-@pytest.fixture
-def launchers(monkeypatch) -> tuple[_Paired, _Paired]:
-    """The prefill and decode launchers, paired, on a stand-in compiled backend."""
+def _stand_in_gpu(monkeypatch) -> None:
+    """A compiled backend that answers for device and stream and runs nothing."""
     monkeypatch.setattr(driver, "_active", _Driver())
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda device: STREAM, raising=False)
     monkeypatch.setattr(launch, "interpreting", lambda: False)
+
+
+@pytest.fixture
+def launchers(monkeypatch) -> tuple[_Paired, _Paired]:
+    """The prefill and decode launchers, paired, on a stand-in compiled backend."""
+    _stand_in_gpu(monkeypatch)
     log: list = []
     prefill = _Paired(_recording(fa._flash_fwd_kernel, log), log)
     decode = _Paired(_recording(fa._flash_decode_kernel, log), log)
@@ -288,10 +293,7 @@ def test_pointer_key_sees_what_triton_specialises_a_tensor_on():
 @pytest.fixture
 def backward_launchers(monkeypatch) -> tuple[_Paired, _Paired, _Paired]:
     """The backward's three launchers, paired, on a stand-in compiled backend."""
-    monkeypatch.setattr(driver, "_active", _Driver())
-    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
-    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda device: STREAM, raising=False)
-    monkeypatch.setattr(launch, "interpreting", lambda: False)
+    _stand_in_gpu(monkeypatch)
     log: list = []
     paired = []
     for name, kernel in (("_PREPROCESS", fb._bwd_preprocess_kernel),
