@@ -87,10 +87,6 @@ SEQUENCE_FILE = "sequence.json"
 # schedules them differently each launch: more reruns, more interleavings.
 INTERPRETER_REPEATS = 1
 GPU_REPEATS = 8
-# A sweep costs a call per kind of neighbour.  Compiled launch caches exist
-# only on a GPU (the interpreter launches every call afresh), and there a
-# call costs milliseconds, not the interpreter's seconds: sweeps are on by
-# default there alone.
 # As the suite's profiles: kernel calls are slow and their cases large by
 # nature, and no explain phase (it reruns a failing sequence many times).
 SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -148,7 +144,10 @@ def _on_cpu(results: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
 
 
 def default_sweeps() -> bool:
-    """Whether the ``sweep`` rule is drawn on the current backend."""
+    """Whether the ``sweep`` rule is drawn on the current backend.  A sweep
+    costs a call per kind of neighbour; compiled launch caches exist only on
+    a GPU (the interpreter launches every call afresh), where a call costs
+    milliseconds, not the interpreter's seconds."""
     return not backend.interpreting()
 
 
@@ -197,9 +196,8 @@ class Sequence:
         def work() -> tuple[list[Verdict], dict[str, torch.Tensor]]:
             built = build(case, backend.device())
             if _differentiated(case):
-                run = execute_backward(self._recording, case, built)
-                verdicts = against_gradient_oracle(self._recording, case, built, run=run)
-                return verdicts, _on_cpu({**run.results, **run.grads})
+                run, results = self._differentiate(case, built)
+                return against_gradient_oracle(self._recording, case, built, run=run), results
             verdicts = against_oracle(self._recording, case, built)
             return verdicts, _on_cpu(self._returned or {})
 
@@ -227,8 +225,8 @@ class Sequence:
             def work() -> tuple[list[Verdict], dict[str, torch.Tensor]]:
                 built = build(case, backend.device())
                 if _differentiated(case):
-                    run = execute_backward(self._recording, case, built)
-                    return list(run.safety), _on_cpu({**run.results, **run.grads})
+                    run, results = self._differentiate(case, built)
+                    return list(run.safety), results
                 run = execute(self._recording, case, built)
                 return list(run.safety), _on_cpu(run.results)
 
@@ -244,6 +242,11 @@ class Sequence:
             self._judge(step, what, verdicts)
             passed += verdicts
         self.verdicts.append(passed)
+
+    def _differentiate(self, case: Case, built) -> tuple:
+        """The backward run, and its outputs and gradients on the CPU."""
+        run = execute_backward(self._recording, case, built)
+        return run, _on_cpu({**run.results, **run.grads})
 
     def _begin(self, rule_name: str, case: Case, of: int | None, words: str) -> int:
         if _LOST_CONTEXT:
