@@ -192,9 +192,12 @@ def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
     tmp_path, monkeypatch, name, rules, caught_by
 ):
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    # A fixed seed: whether 150 sequences meet the bug depends on the draws
+    # (the alignment key escaped one suite seed of many), and this test is
+    # about what happens once they do.  ``test_sweeps_find_...`` measures reach.
     with pytest.raises(stateful.StatefulFailure) as caught:
         checks.run_stateful(name, "float32", max_examples=150, stateful_step_count=6,
-                            repeats=1, reset=RESETS[name])
+                            repeats=1, reset=RESETS[name], seed=1)
     failure = caught.value
     shortest = [s["rule"] for s in failure.steps]
     assert shortest in rules if isinstance(rules[0], list) else shortest == rules
