@@ -14,8 +14,9 @@ sequence itself and shrinks it to the shortest one that fails:
   and judged as that property does, dq, dk and dv too;
 - ``neighbour`` calls an earlier call's case with one argument changed
   (causal, alignment, window, scale, an optional argument, the values, the
-  dtype, an input's address; ``NEIGHBOURS``)
-  and its shapes kept, which a cache keyed on too little answers wrongly;
+  dtype, an input's address; ``NEIGHBOURS``) and its shapes kept, which a
+  cache keyed on too little answers wrongly, or its batch grown, which state
+  sized by the first call must grow for;
 - ``sweep`` (on a GPU, or when asked) calls every kind of neighbour of an
   earlier call in turn, so that a launch key omitting any one argument meets
   the change that exposes it within a few sequences, not a few hundred;
@@ -78,6 +79,7 @@ from attnfuzz.properties.implementations import Implementation, get
 from attnfuzz.properties.model.cases import DTYPES, Case, build, from_json, to_json
 from attnfuzz.properties.model.dumps import dump_root, fresh_dir, lenient, strict
 from attnfuzz.properties.model.layouts import materialize
+from attnfuzz.properties.strategies import WIDE_LOGITS
 from attnfuzz.reference import Verdict
 
 NAME = "stateful"
@@ -319,8 +321,9 @@ class Sequence:
         return StatefulFailure("\n".join(lines), kinds, [dict(s) for s in self.steps], bad)
 
 
-# One argument of an earlier call changed, the shapes kept: (case, implementation,
-# a drawn index) -> the changed case, or None where the change does not apply.
+# One argument of an earlier call changed (the shapes kept, but for the batch):
+# (case, implementation, a drawn index) -> the changed case, or None where the
+# change does not apply.
 def _other(values: list, current: object, pick: int) -> object:
     others = [v for v in values if v != current or type(v) is not type(current)]
     return others[pick % len(others)] if others else None
@@ -411,6 +414,29 @@ def _address(c: Case, impl: Implementation, pick: int) -> Case:
     return replace(c, **{f"{role}_layout": replace(layout, front=layout.front + step)})
 
 
+# Launch sizes that state sized by an earlier, smaller call (scratch buffers,
+# per-tile counters, plans) must grow past: one more sequence, twice as many,
+# and on a GPU more (batch, KV head) programs than a buffer's round default
+# holds.  Same heads, lengths and layouts; the float64 oracle's logits stay
+# under the wide draws' budget.  On the interpreter, whose cost is per
+# program, the batch stays small.
+GROWN_PROGRAMS = (1024, 4096)
+INTERPRETER_MAX_BATCH = 4
+
+
+def _batch(c: Case, impl: Implementation, pick: int) -> Case | None:
+    if c.kind != "attention":
+        return None
+    grown = [c.batch + 1, 2 * c.batch]
+    if backend.interpreting():
+        grown = [b for b in grown if b <= INTERPRETER_MAX_BATCH]
+    else:
+        grown += [n // c.hkv + 1 for n in GROWN_PROGRAMS]
+    logits = c.hq * c.sq * c.sk
+    fits = sorted({b for b in grown if b > c.batch and b * logits <= WIDE_LOGITS})
+    return replace(c, batch=fits[pick % len(fits)]) if fits else None
+
+
 NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
     "causal": _causal,
     "alignment": _alignment,
@@ -420,6 +446,7 @@ NEIGHBOURS: dict[str, Callable[[Case, Implementation, int], Case | None]] = {
     "values": _values,
     "dtype": _dtype,
     "address": _address,
+    "batch": _batch,
 }
 
 
