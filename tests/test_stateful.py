@@ -217,10 +217,12 @@ def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
     # A fixed seed: whether 150 sequences meet the bug depends on the draws
     # (the alignment key escaped one suite seed of many), and this test is
-    # about what happens once they do.  ``test_sweeps_find_...`` measures reach.
+    # about what happens once they do.  ``test_sweeps_find_...`` measures reach,
+    # so sweeps (on by default on a GPU, where they change the shortest
+    # sequence's rules) are off.
     with pytest.raises(stateful.StatefulFailure) as caught:
         checks.run_stateful(name, "float32", max_examples=150, stateful_step_count=6,
-                            repeats=1, reset=RESETS[name], seed=1)
+                            repeats=1, reset=RESETS[name], sweeps=False, seed=1)
     failure = caught.value
     shortest = [s["rule"] for s in failure.steps]
     assert shortest in rules if isinstance(rules[0], list) else shortest == rules
@@ -276,7 +278,7 @@ def test_sweeps_find_launch_key_bugs_in_few_sequences(tmp_path, monkeypatch, nam
 @settings(max_examples=30, deadline=None, database=None)
 @given(st.data())
 def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes_but_the_batch(data):
-    impl = implementations.get("flash")
+    impl = implementations.get(data.draw(st.sampled_from(["flash", "softmax", "matmul"])))
     case = data.draw(checks.get("oracle").cases(impl, "float32"))
     picks = data.draw(st.lists(st.integers(0, 15), min_size=len(stateful.NEIGHBOURS),
                                max_size=len(stateful.NEIGHBOURS)))
@@ -288,7 +290,7 @@ def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes_but_the_batc
     assert len(swept) >= 4 and len(set(map(repr, swept))) == len(swept)
     for other in swept:
         assert other != case
-        if other.batch == case.batch:
+        if getattr(other, "batch", None) == getattr(case, "batch", None):
             assert other.shapes() == case.shapes()
         else:  # the batch neighbour: more sequences of the same heads and lengths
             assert other.batch > case.batch and replace(other, batch=case.batch) == case

@@ -383,8 +383,10 @@ def _dtype(c: Case, impl: Implementation, pick: int) -> Case | None:
     runnable.sort(key=lambda d: DTYPES[d].itemsize != size)
     if not runnable:
         return None
-    return replace(c, dtype=runnable[0] if pick < 4 else runnable[pick % len(runnable)],
-                   input_precision="ieee")
+    dtype = runnable[0] if pick < 4 else runnable[pick % len(runnable)]
+    # tf32 is a float32 precision; only matmul-like cases have one.
+    precision = {"input_precision": "ieee"} if hasattr(c, "input_precision") else {}
+    return replace(c, dtype=dtype, **precision)
 
 
 # Where an input may start, as its address modulo the 16 bytes a compiled
