@@ -48,3 +48,30 @@ def test_fuzz_test_refuses_what_a_dump_could_not_import_again():
         attnfuzz.fuzz_test(lambda q, k, v, **kw: q)
     with pytest.raises(TypeError, match="fn must be"):
         attnfuzz.fuzz_test(3)
+
+
+@needs_installed_plugin
+def test_a_seed_draws_the_same_whatever_was_imported_before(tmp_path):
+    # Hypothesis mixes constants from the loaded modules into its draws; the
+    # plugin loads all of attnfuzz up front, so a kernel imported by an
+    # earlier test (or not, in a reproduce run) leaves the draws as they were.
+    (tmp_path / "test_draws.py").write_text(
+        "import os\n"
+        "from hypothesis import given, settings, strategies as st\n"
+        "if os.environ['IMPORT_FIRST']:\n"
+        "    import attnfuzz.kernels.flash_backward\n"
+        "@settings(max_examples=200, database=None)\n"
+        "@given(st.integers(), st.floats())\n"
+        "def test_draws(i, f):\n"
+        "    with open(os.environ['DRAWS'], 'a') as out:\n"
+        "        out.write(f'{i} {f!r}\\n')\n")
+    drawn = []
+    for first in ("", "1"):
+        path = tmp_path / f"draws{first}.txt"
+        env = {**os.environ, "IMPORT_FIRST": first, "DRAWS": str(path)}
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                               "-p", "no:xdist", "--hypothesis-seed=7"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        drawn.append(path.read_text())
+    assert drawn[0] == drawn[1]

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from attnfuzz.properties.run import load_package
+
 if TYPE_CHECKING:
     from attnfuzz.properties.run.harness import Campaign
 
@@ -657,6 +659,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         _configure(args.backend)
+        load_package()
         if args.command == "run":
             return cmd_run(args)
         if args.command == "replay":

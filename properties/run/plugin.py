@@ -30,6 +30,7 @@ import shlex
 from collections.abc import Callable
 
 from attnfuzz.properties import backend
+from attnfuzz.properties.run import load_package
 
 # Import time is before the test modules are collected: the earliest there is.
 # A bad ATTNFUZZ_BACKEND is a usage error, reported once pytest can (configure).
@@ -96,6 +97,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.hypothesis_seed = seed
     config.attnfuzz_seed = seed  # type: ignore[attr-defined]
     hypothesis.core.global_force_seed = int(seed) if seed.isdigit() else seed
+    if BACKEND:
+        load_package()
 
     # xdist's default 'load' scheduling hands out a quarter of the tests up
     # front, so minutes-long property tests queue behind each other on one
