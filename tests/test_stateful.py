@@ -11,6 +11,7 @@ steps, is dumped, and replays from the dump in a fresh process.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -190,6 +191,24 @@ def test_the_machine_runs_as_hypothesis_runs_a_state_machine():
     run_state_machine_as_test(cls, settings=settings(cls.TestCase.settings, max_examples=3))
 
 
+# Fixed seeds fix Hypothesis' draws only as far as its pool of constants,
+# collected from every non-test module loaded so far, stays the same: a new
+# constant anywhere in the package, or a module another test imported first,
+# changes them (seed 1 once stopped meeting the dtype key in 150 sequences;
+# seeds 2-5 met it).  A planted bug is searched for under a few seeds.
+SEARCH_SEEDS = (1, 2, 3)
+
+
+def first_caught(name: str, **options: object) -> stateful.StatefulFailure:
+    """The failure of the first of ``SEARCH_SEEDS`` whose search finds one."""
+    for seed in SEARCH_SEEDS:
+        try:
+            checks.run_stateful(name, "float32", seed=seed, **options)
+        except stateful.StatefulFailure as failure:
+            return failure
+    pytest.fail(f"{name}: no failure under seeds {SEARCH_SEEDS} with {options}")
+
+
 def _fresh(code: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
@@ -215,15 +234,11 @@ def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
     tmp_path, monkeypatch, name, rules, caught_by
 ):
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
-    # A fixed seed: whether 150 sequences meet the bug depends on the draws
-    # (the alignment key escaped one suite seed of many), and this test is
-    # about what happens once they do.  ``test_sweeps_find_...`` measures reach,
-    # so sweeps (on by default on a GPU, where they change the shortest
-    # sequence's rules) are off.
-    with pytest.raises(stateful.StatefulFailure) as caught:
-        checks.run_stateful(name, "float32", max_examples=150, stateful_step_count=6,
-                            repeats=1, reset=RESETS[name], sweeps=False, seed=1)
-    failure = caught.value
+    # This test is about what happens once a search meets the bug;
+    # ``test_sweeps_find_...`` measures reach, so sweeps (on by default on a
+    # GPU, where they change the shortest sequence's rules) are off.
+    failure = first_caught(name, max_examples=150, stateful_step_count=6, repeats=1,
+                           reset=RESETS[name], sweeps=False)
     shortest = [s["rule"] for s in failure.steps]
     assert shortest in rules if isinstance(rules[0], list) else shortest == rules
     rules = shortest
@@ -270,9 +285,9 @@ def test_sweeps_find_launch_key_bugs_in_few_sequences(tmp_path, monkeypatch, nam
     # alignment bug caught by 9 with sweeps, by 5 without).
     # A sweep's calls are steps of their own: the failing one need not be step 1.
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
-    with pytest.raises(stateful.StatefulFailure, match="in call, step [1-9] of the sequence"):
-        checks.run_stateful(name, "float32", max_examples=20, stateful_step_count=6,
-                            repeats=1, reset=RESETS[name], sweeps=True, seed=1)
+    failure = first_caught(name, max_examples=20, stateful_step_count=6, repeats=1,
+                           reset=RESETS[name], sweeps=True)
+    assert re.search("in call, step [1-9] of the sequence", failure.message)
 
 
 @settings(max_examples=30, deadline=None, database=None)
@@ -333,11 +348,10 @@ def test_backward_calls_find_state_kept_by_a_backward(tmp_path, monkeypatch):
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
     name = implementations.of_function(backward_keyed_by_shape,
                                        supports=Support(backward=True)).name
-    with pytest.raises(stateful.StatefulFailure, match=r"failed \(wrong\) in call") as caught:
-        checks.run_stateful(name, "float32", max_examples=30, stateful_step_count=6,
-                            repeats=1, reset=_BACKWARD_SCALES.clear, sweeps=True,
-                            backward=True, seed=1)
-    assert any(s["case"].get("backward") for s in caught.value.steps)
+    failure = first_caught(name, max_examples=30, stateful_step_count=6, repeats=1,
+                           reset=_BACKWARD_SCALES.clear, sweeps=True, backward=True)
+    assert "failed (wrong) in call" in failure.message
+    assert any(s["case"].get("backward") for s in failure.steps)
     checks.run_stateful(name, "float32", max_examples=10, stateful_step_count=4, repeats=1,
                         reset=_BACKWARD_SCALES.clear, sweeps=True, backward=False, seed=1)
     with pytest.raises(ValueError, match="declares no backward"):
