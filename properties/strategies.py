@@ -48,6 +48,14 @@ WIDE_KV_HEADS = st.one_of(st.integers(5, 40), st.sampled_from([31, 32, 40]))
 WIDE_ROWS = 16
 WIDE_KEYS = 129
 WIDE_LOGITS = 2**23
+# On the interpreter a case costs about its (batch, query head, 64-row block,
+# 64-key block) tiles, one program-iteration each (ms apiece), and a metamorphic
+# case is a dozen launches: the tenth of free draws with 48 to 192 tiles was
+# most of CI's time, and a seed with several of them tripled it.  There a
+# free draw's KV heads, then its batch, shrink to fit ``INTERPRETER_TILES``;
+# lengths, head dims and GQA groups are kept, and small cases keep both.
+INTERPRETER_TILES = 32
+TILE = 64
 # Small primes: lengths no block size divides.
 PRIMES = (3, 5, 7, 11, 13, 17, 31, 37, 67, 97, 127)
 # An output cannot be broadcast: two elements would share one address.
@@ -199,6 +207,7 @@ def attention_cases(
     wide: bool | None = None,
     window: bool | None = None,
     keys_cover_queries: bool = False,
+    max_tiles: int | None = None,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
     ways (Sk = 0 in one free draw in ten), Dv != D, causal with either
@@ -220,8 +229,11 @@ def attention_cases(
     ``window`` (default: what the ``support`` declares), one draw in three
     has a sliding window (``windows``), with a right side half of those are
     not causal.  With ``keys_cover_queries``, 1 <= Sq <= Sk (a paged call's
-    queries are its last Sq keys' tokens).  Bad arguments raise
-    ``InvalidArgument``.
+    queries are its last Sq keys' tokens).  ``max_tiles`` (default: on the
+    interpreter ``INTERPRETER_TILES``, when neither ``batch`` nor ``kv_heads``
+    is given) caps B x Hq x ceil(Sq/64) x ceil(Sk/64) of the draws that are
+    neither wide nor long by fewer KV heads, then a smaller batch (one of each
+    at least).  Bad arguments raise ``InvalidArgument``.
     """
     if isinstance(dtype, str):
         dtype = st.just(_known((dtype,), "dtype", tuple(DTYPES))[0])
@@ -270,6 +282,10 @@ def attention_cases(
         raise InvalidArgument(f"keys_cover_queries must be a bool, got {keys_cover_queries!r}")
     if window is None:
         window = support is not None and support.windows
+    if max_tiles is None and backend.interpreting() and batch is None and kv_heads is None:
+        max_tiles = INTERPRETER_TILES
+    if max_tiles is not None:
+        _positive(max_tiles, "max_tiles")
     drawn = _attention_cases(
         dtype,
         batch=_drawn(batch, "batch", st.integers(1, max_batch)),
@@ -295,6 +311,7 @@ def attention_cases(
         long_lengths=long_lengths,
         wide=wide and not fixed_lengths,
         window=window,
+        max_tiles=max_tiles,
     )
     return drawn.map(keys_covering_queries) if keys_cover_queries else drawn
 
@@ -303,12 +320,14 @@ def attention_cases(
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
     layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode, support_dims,
-    long_lengths, wide, window,
+    long_lengths, wide, window, max_tiles,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime = draw(st.sampled_from(DECODE_REGIMES if decode else REGIMES)) if regimes else "any"
     d = draw(head_dim)
+    spread = False  # a wide or long draw: sized by budgets of its own
     if wide and draw(st.integers(0, 7)) == 7:
+        spread = True
         b, hkv = draw(WIDE_BATCH), draw(WIDE_KV_HEADS)
         sq_ = draw(st.integers(1, min(WIDE_ROWS, max_seq)))
         room = max(1, min(WIDE_KEYS, max_seq, WIDE_LOGITS // (b * hkv * g * sq_)))
@@ -317,6 +336,7 @@ def _attention_cases(
     # One draw in six is long where lengths allow it; one batch and KV head
     # keep the float64 oracle's probabilities near 100 MB.
     elif long_lengths and draw(st.integers(0, 5)) == 5:
+        spread = True
         b, hkv = 1, 1
         lengths = st.sampled_from(long_lengths)
         sq_ = draw(lengths) if not decode else draw(sq)
@@ -342,6 +362,8 @@ def _attention_cases(
         causal, alignment = draw(masks)
         # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
         scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
+    if max_tiles is not None and not spread:
+        b, hkv = _fit_tiles(b, hkv, g * _blocks(sq_) * _blocks(sk_), max_tiles)
     dt = draw(dtype)
     drawn_window = draw(windows(sq_, sk_)) if window and draw(st.integers(0, 2)) == 2 else None
     if drawn_window is not None and drawn_window[1] is not None and draw(st.booleans()):
@@ -353,6 +375,18 @@ def _attention_cases(
         q_layout=draw(layouts), k_layout=draw(layouts), v_layout=draw(layouts),
         values=draw(values), out_layout=draw(out_layouts),
     )
+
+
+def _blocks(n: int) -> int:
+    return max(1, -(-n // TILE))
+
+
+def _fit_tiles(batch: int, kv_heads: int, per_kv_head: int, budget: int) -> tuple[int, int]:
+    # Batch and KV-head bugs need two of either, so heads go first, to one.
+    if batch * kv_heads * per_kv_head <= budget:
+        return batch, kv_heads
+    kv_heads = max(1, min(kv_heads, budget // (batch * per_kv_head)))
+    return max(1, min(batch, budget // (kv_heads * per_kv_head))), kv_heads
 
 
 def _decode_rows(max_seq: int) -> st.SearchStrategy[int]:

@@ -74,7 +74,30 @@ def test_wide_draws_launch_more_than_a_thousand_kv_programs():
              settings=settings(max_examples=300, database=None))
 
 
+def _tiles(c) -> int:
+    return c.batch * c.hq * (-(-c.sq // S.TILE) or 1) * (-(-c.sk // S.TILE) or 1)
+
+
+@settings(max_examples=200, database=None)
+@given(S.attention_cases(max_tiles=8, wide=False, long=False))
+def test_a_tile_budget_shrinks_kv_heads_then_batch_and_nothing_else(case):
+    # Past the budget only one KV head of a batch of one is left; the group stays.
+    assert _tiles(case) <= 8 or (case.batch, case.hkv) == (1, 1)
+
+
+def test_a_tile_budget_keeps_batches_and_heads_of_small_cases():
+    found = find(S.attention_cases(max_tiles=8, wide=False, long=False),
+                 lambda c: c.batch == 2 and c.hkv == 2 and c.sq > 1,
+                 settings=settings(max_examples=500, database=None))
+    assert _tiles(found) <= 8
+    # Cases this wide and long are drawn without the budget.
+    find(S.attention_cases(max_tiles=10**6, wide=False, long=False),
+         lambda c: c.batch == 2 and c.hkv == 3 and c.sq > 64 and c.sk > 64,
+         settings=settings(max_examples=1000, database=None))
+
+
 BAD_ARGUMENTS = [
+    ({"max_tiles": 0}, "max_tiles must be a positive int"),
     ({"batch": 0}, "batch must be at least 1"),
     ({"sq": "5"}, "sq must be an int"),
     ({"head_dim": True}, "head_dim must be an int"),
