@@ -336,6 +336,42 @@ def test_an_sdpa_gpu_dump_exports_on_the_cpu(tmp_path):
         assert "needs a CUDA GPU" in run.stderr and "Traceback" not in run.stderr, run.stderr
 
 
+# Sliding windows, which SDPA takes as a boolean mask: one left edge under a
+# bottom-right causal limit with rows that see no key, one two-sided window top-left.
+WINDOW_CASES = {
+    "left-causal": replace(CASES["sdpa"], dtype="float32", sq=7, sk=5, alignment="bottom_right",
+                           window=(1, None)),
+    "both-sides": replace(CASES["sdpa"], dtype="float32", sq=5, sk=9, causal=False,
+                          alignment="top_left", window=(1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", list(WINDOW_CASES))
+def test_a_windowed_sdpa_dump_runs_its_window(tmp_path, name):
+    case = WINDOW_CASES[name]
+    dump = _dump(tmp_path / "dumps", "sdpa_math", case)
+    script = tmp_path / "repro.py"
+    text = _export(dump, script)
+    window = f"WINDOW = {case.window!r}"
+    assert window in text and "sliding window" in _prose(text)
+    run = _run(script, tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "agrees with the embedded one" in run.stdout and "OK: within bound" in run.stdout
+    # The window is the reference's (one more key on the left disagrees with the
+    # embedded oracle) and the call's (the call without its mask fails).
+    left, right = case.window
+    wider = tmp_path / "wider.py"
+    wider.write_text(text.replace(window, f"WINDOW = {(left + 1, right)!r}"))
+    run = _run(wider, tmp_path)
+    assert run.returncode == 2 and "reference disagrees" in run.stderr, run.stdout + run.stderr
+    unmasked = tmp_path / "unmasked.py"
+    mask = 'kwargs["attn_mask"] = visible('
+    assert text.count(mask) == 1
+    unmasked.write_text(text.replace(mask, "unused = visible("))
+    run = _run(unmasked, tmp_path)
+    assert run.returncode == 1 and "FAIL out" in run.stdout, run.stdout + run.stderr
+
+
 @pytest.mark.parametrize("dump", SDPA_DUMPS, ids=[d.name for d in SDPA_DUMPS])
 def test_the_committed_sdpa_repros_say_they_need_a_gpu(tmp_path, dump):
     """The committed scripts (benchmarks/.../repros) hold these dumps' inputs and stop

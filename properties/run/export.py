@@ -112,9 +112,9 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
             f"{where}: {impl} is not exported (use attnfuzz replay); --export writes scripts "
             "for sdpa_* backends and MODULE:FUNCTION functions"
         )
-    if case.window is not None:
-        raise ExportError(f"{where}: a sliding-window case: --export writes scripts for "
-                          "causal masks and none (use attnfuzz replay)")
+    if case.window is not None and target[0] == "imported" and target[3] == "sdpa":
+        raise ExportError(f"{where}: a sliding-window case of the sdpa convention, which has "
+                          "no window (use attnfuzz replay)")
     size = sum(t.untyped_storage().nbytes() for t in saved.values())
     if size > MAX_BYTES:
         raise ExportError(f"{where}: its inputs are {size >> 20} MiB, too large to embed in a "
@@ -187,9 +187,9 @@ def _blind_rows(case: AttentionCase) -> int:
     """How many query rows see no key under the case's mask."""
     if case.sk == 0:
         return case.sq
-    if case.causal and case.alignment == "bottom_right":
-        return max(0, case.sq - case.sk)
-    return 0
+    window = case.window or (None, None)
+    seen = sdpa.window_mask(case.sq, case.sk, case.causal, case.alignment, window, "cpu")
+    return int((~seen.any(dim=1)).sum())
 
 
 def _mask_words(case: AttentionCase) -> str:
@@ -201,6 +201,13 @@ def _mask_words(case: AttentionCase) -> str:
     else:
         words = ("causal, top-left aligned (is_causal=True): query i sees key j "
                  + _keep("iff j <= i"))
+    if case.window is not None:
+        left, right = case.window
+        offset = "(Sk - Sq)" if case.alignment == "bottom_right" else "0"
+        edges = [f"j >= i + {offset} - {left}" if left is not None else "",
+                 f"j <= i + {offset} + {right}" if right is not None else ""]
+        words += ("; and a sliding window " + _keep(f"(left={left}, right={right})")
+                  + ": only keys with " + " and ".join(_keep(e) for e in edges if e))
     blind = _blind_rows(case)
     if blind:
         words += f"; so the first {blind} of the {case.sq} query rows see no key"
@@ -312,7 +319,7 @@ def _imports(case: AttentionCase, target: tuple[str, ...]) -> str:
     if target[0] == "sdpa":
         lines.append("import torch.nn.functional as F")
         lines.append("from torch.nn.attention import SDPBackend, sdpa_kernel")
-        if case.causal:
+        if case.causal and case.window is None:
             bias = "causal_lower_right" if case.alignment == "bottom_right" else "causal_upper_left"
             lines.append(f"from torch.nn.attention.bias import {bias}")
     return "\n".join(lines)
@@ -339,7 +346,9 @@ def _settings(case: AttentionCase, target: tuple[str, ...], device: str) -> str:
         *_literal("IMPLEMENTATION", target[1] if target[0] == "sdpa" else
                   f"{target[1]}:{target[2]}@{target[3]}"),
         f"CAUSAL = {case.causal}",
-        f"ALIGNMENT = {json.dumps(case.alignment)}  # if CAUSAL: {alignment}",
+        f"ALIGNMENT = {json.dumps(case.alignment)}  # if CAUSAL or WINDOW: {alignment}",
+        f"WINDOW = {tuple(case.window) if case.window is not None else None!r}"
+        "  # (left, right): keys i + o - left .. i + o + right; None: unlimited",
         f"SCALE = {case.scale!r}  # None: the default, D ** -0.5",
         f"DTYPE = {case.torch_dtype}",
         f"INPUT_PRECISION = {json.dumps(case.input_precision)}  # \"tf32\": TF32 matmuls allowed",
@@ -459,7 +468,10 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
         '    """The call under test, as attnfuzz makes it."""',
         "    kwargs = {}",
     ]
-    if case.causal:
+    if case.window is not None:
+        lines.append("    # The window (causal limit included) as a boolean mask, as attnfuzz has.")
+        lines.append("    kwargs[\"attn_mask\"] = visible(q.shape[2], k.shape[2]).to(q.device)")
+    elif case.causal:
         if case.alignment == "bottom_right":
             lines.append("    # attnfuzz's bottom-right mask: SDPA's causal_lower_right.")
             lines.append("    kwargs[\"attn_mask\"] = causal_lower_right(q.shape[2], k.shape[2])")
@@ -522,7 +534,9 @@ _CONVENTION_CALLS = {
     "attnfuzz": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     """The call under test, by the attnfuzz convention: (B, H, S, D) tensors."""
-    return results(function()(q, k, v, causal=CAUSAL, scale=SCALE, alignment=ALIGNMENT))
+    window = {} if WINDOW is None else {"window": WINDOW}
+    return results(function()(q, k, v, causal=CAUSAL, scale=SCALE, alignment=ALIGNMENT,
+                              **window))
 ''',
     "sdpa": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
@@ -536,7 +550,9 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     """The call under test, by flash_attn_func's convention: (B, S, H, D) tensors (views of
     the same memory, no copy), causal bottom-right aligned, GQA by head count."""
     qs, ks, vs = (t.transpose(1, 2) for t in (q, k, v))
-    found = results(function()(qs, ks, vs, softmax_scale=SCALE, causal=CAUSAL))
+    window = {} if WINDOW is None else {"window_size": tuple(-1 if n is None else n
+                                                            for n in WINDOW)}
+    found = results(function()(qs, ks, vs, softmax_scale=SCALE, causal=CAUSAL, **window))
     found["out"] = found["out"].transpose(1, 2)  # back to (B, H, S, D)
     return found
 ''',
@@ -568,6 +584,21 @@ def backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor
 
 
 _CHECK_CODE = '''
+def visible(sq: int, sk: int) -> torch.Tensor:
+    """(Sq, Sk) bool: whether query i sees key j.  With o the alignment's offset (Sk - Sq
+    bottom-right, 0 top-left): j <= i + o if CAUSAL; i + o - left <= j <= i + o + right
+    within a WINDOW (left, right), a side of None unlimited."""
+    i, j = torch.arange(sq)[:, None], torch.arange(sk)[None, :]
+    o = sk - sq if ALIGNMENT == "bottom_right" else 0
+    seen = j <= i + o if CAUSAL else torch.ones(sq, sk, dtype=torch.bool)
+    left, right = WINDOW if WINDOW is not None else (None, None)
+    if left is not None:
+        seen = seen & (j >= i + o - left)
+    if right is not None:
+        seen = seen & (j <= i + o + right)
+    return seen
+
+
 def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     """Attention from its definition, in float64 on the CPU: out, the log-sum-exp and P."""
     q, k, v = (t.double().cpu() for t in (q, k, v))
@@ -575,16 +606,9 @@ def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)
     scale = SCALE if SCALE is not None else q.shape[-1] ** -0.5
     scores = scale * (q @ k.transpose(-1, -2))
-    sq, sk = scores.shape[-2:]
-    i, j = torch.arange(sq)[:, None], torch.arange(sk)[None, :]
-    if not CAUSAL:
-        visible = torch.ones(sq, sk, dtype=torch.bool)
-    elif ALIGNMENT == "bottom_right":
-        visible = j <= i + (sk - sq)
-    else:
-        visible = j <= i
-    scores = scores.masked_fill(~visible, -math.inf)
-    sees_a_key = visible.any(dim=-1, keepdim=True)  # a row that sees none gives 0
+    seen = visible(*scores.shape[-2:])
+    scores = scores.masked_fill(~seen, -math.inf)
+    sees_a_key = seen.any(dim=-1, keepdim=True)  # a row that sees none gives 0
     probs = torch.where(sees_a_key, torch.softmax(scores, dim=-1), 0.0)
     return {"out": probs @ v, "lse": torch.logsumexp(scores, dim=-1), "probs": probs}
 
