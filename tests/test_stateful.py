@@ -352,6 +352,9 @@ def test_backward_calls_find_state_kept_by_a_backward(tmp_path, monkeypatch):
                            reset=_BACKWARD_SCALES.clear, sweeps=True, backward=True)
     assert "failed (wrong) in call" in failure.message
     assert any(s["case"].get("backward") for s in failure.steps)
+    # Its command draws differentiated calls again (the interpreter's default does not).
+    record = json.loads((failure.dump / "sequence.json").read_text())
+    assert "backward=True" in record["reproduce"], record["reproduce"]
     checks.run_stateful(name, "float32", max_examples=10, stateful_step_count=4, repeats=1,
                         reset=_BACKWARD_SCALES.clear, sweeps=True, backward=False, seed=1)
     with pytest.raises(ValueError, match="declares no backward"):

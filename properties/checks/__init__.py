@@ -122,7 +122,7 @@ def run_stateful(
     cases = PROPERTIES["oracle"].cases(impl, dtype)
     if backward:
         cases = st.one_of(cases, PROPERTIES["gradients"].cases(impl, dtype))
-    stateful.run(impl_name, dtype, cases=cases, **options)
+    stateful.run(impl_name, dtype, cases=cases, backward=backward, **options)
 
 
 # Steps per drawn sequence: ``examples`` calls make examples // STEPS sequences.

@@ -607,12 +607,15 @@ def run(
     repeats: int | None = None,
     reset: Callable[[], None] | None = None,
     sweeps: bool | None = None,
+    backward: bool | None = None,
 ) -> None:
     """Draw ``max_examples`` sequences of up to ``stateful_step_count`` steps; raise
     the (shrunk) failure, a ``StatefulFailure`` whose ``dump`` is its directory.
 
     ``seed`` fixes Hypothesis' draws (default: its global seed, which the
-    pytest plugin sets, else a random one)."""
+    pytest plugin sets, else a random one).  ``backward``: whether ``cases``
+    holds differentiated calls (``checks.run_stateful`` decides), for the
+    failure's command to draw them again."""
     __tracebackhide__ = True
     cls = machine(impl_name, dtype, repeats=repeats, reset=reset, sweeps=sweeps, cases=cases)
     chosen = seed if seed is not None else _global_seed()
@@ -620,7 +623,7 @@ def run(
     cls.reproduce = (
         f"attnfuzz.properties.checks.run_stateful({impl_name!r}, {dtype!r}, "
         f"max_examples={max_examples}, stateful_step_count={stateful_step_count}, "
-        f"seed={chosen!r}, repeats={repeats!r}, sweeps={sweeps!r})"
+        f"seed={chosen!r}, repeats={repeats!r}, sweeps={sweeps!r}, backward={backward!r})"
     )
     if seed is not None:
         cls = hypothesis_seed(seed)(cls)
