@@ -20,7 +20,6 @@ from attnfuzz.properties import strategies as S
 from attnfuzz.properties.run.harness import check
 from tests.support import DTYPES
 
-ATTENTION = ("naive", "flash")
 QWEN3 = S.qwen3_examples("float32")
 
 
@@ -53,15 +52,6 @@ def _with_dtype(case, dtype: str):
     return replace(case, dtype=dtype)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("impl", ATTENTION)
-@given(case=_attention())
-@example(case=QWEN3[0])
-@example(case=QWEN3[1])
-@example(case=QWEN3[2])
-@example(case=QWEN3[3])
-def test_attention_matches_oracle(impl, dtype, case, recorder):
-    check("oracle", impl, _with_dtype(case, dtype), recorder=recorder(impl, dtype))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -128,6 +118,28 @@ NAIVE_TILES = None
 if backend.interpreting():
     NAIVE_EXAMPLES = max(1, NAIVE_EXAMPLES // 4)
     NAIVE_TILES = S.INTERPRETER_TILES // 4
+
+
+def _matches_oracle(impl: str, max_tiles: int | None = None):
+    """The oracle test of one attention, its Qwen3 shapes always among the cases."""
+
+    @pytest.mark.parametrize("dtype", DTYPES)
+    @given(case=_attention(max_tiles=max_tiles))
+    @example(case=QWEN3[0])
+    @example(case=QWEN3[1])
+    @example(case=QWEN3[2])
+    @example(case=QWEN3[3])
+    def test(dtype, case, recorder):
+        check("oracle", impl, _with_dtype(case, dtype), recorder=recorder(impl, dtype))
+
+    return test
+
+
+test_flash_matches_oracle = _matches_oracle("flash")
+# The three-kernel attention at the tile budget of its relations (above): the
+# longest lengths, head dims and GQA groups are drawn as for flash, fewer heads
+# and sequences beside them (93 s of CPU under one seed at the full budget).
+test_naive_matches_oracle = _matches_oracle("naive", NAIVE_TILES)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
