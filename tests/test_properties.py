@@ -52,8 +52,6 @@ def _with_dtype(case, dtype: str):
     return replace(case, dtype=dtype)
 
 
-
-
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=_attention(decode=True, max_kv_heads=2))
 def test_decode_matches_oracle(dtype, case, recorder):
@@ -110,9 +108,9 @@ def test_flash_metamorphic(dtype, case):
 # against 97 s for the same 30 cases on the 2-core CI machine, most of the
 # suite's 15 minutes; 10 cases still took 180 s under one seed).  There it
 # draws a quarter of the examples, and a quarter of the free draw's tiles, so
-# that its costliest case costs what flash's does (7 cases still took 171 s
-# under one seed); its arithmetic is also checked at full count by the oracle
-# and against flash.
+# that its cases cost about what flash's do (7 cases still took 171 s under one
+# seed); its arithmetic is also checked at full count by the oracle and
+# against flash.
 NAIVE_EXAMPLES = settings.default.max_examples
 NAIVE_TILES = None
 if backend.interpreting():
@@ -136,7 +134,7 @@ def _matches_oracle(impl: str, max_tiles: int | None = None):
 
 
 test_flash_matches_oracle = _matches_oracle("flash")
-# The three-kernel attention at the tile budget of its relations (above): the
+# The three-kernel attention at its relations' tile budget (NAIVE_TILES): the
 # longest lengths, head dims and GQA groups are drawn as for flash, fewer heads
 # and sequences beside them (93 s of CPU under one seed at the full budget).
 test_naive_matches_oracle = _matches_oracle("naive", NAIVE_TILES)
@@ -160,7 +158,7 @@ def test_decode_metamorphic(dtype, case):
 
 # Both attentions run each case, five flash launches' worth on the
 # interpreter: there a fifth of the free draw's tiles (100 s of CPU under one
-# seed at the full budget); each is held to the oracle at full size above.
+# seed at the full budget); each is held to the oracle on its own above.
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=_attention(max_tiles=S.INTERPRETER_TILES // 5 if backend.interpreting() else None))
 def test_naive_and_flash_agree(dtype, case):
