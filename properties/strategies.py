@@ -382,6 +382,18 @@ def _blocks(n: int) -> int:
     return max(1, -(-n // TILE))
 
 
+def fit_tiles(case: AttentionCase, max_tiles: int) -> AttentionCase:
+    """``case`` with its KV heads, then its batch, shrunk to fit ``max_tiles`` (batch,
+    query head, 64-row block, 64-key block) tiles, as ``attention_cases`` fits a free
+    draw; lengths, head dims, GQA group, layouts and values are kept.  For a test whose
+    case costs several launches of another's on the interpreter."""
+    _positive(max_tiles, "max_tiles")
+    group = case.hq // case.hkv if case.hkv else 1
+    b, hkv = _fit_tiles(case.batch, case.hkv, group * _blocks(case.sq) * _blocks(case.sk),
+                        max_tiles)
+    return replace(case, batch=b, hq=hkv * group, hkv=hkv)
+
+
 def _fit_tiles(batch: int, kv_heads: int, per_kv_head: int, budget: int) -> tuple[int, int]:
     # Batch and KV-head bugs need two of either, so heads go first, to one.
     if batch * kv_heads * per_kv_head <= budget:

@@ -3,6 +3,8 @@ strategies for each dimension, validated bounds, and ``one_of`` / ``map``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import torch
 from hypothesis import find, given, settings
@@ -83,6 +85,20 @@ def _tiles(c) -> int:
 def test_a_tile_budget_holds_or_leaves_one_kv_head_of_one_sequence(case):
     # Past the budget only one KV head of a batch of one is left; the group stays.
     assert _tiles(case) <= 8 or (case.batch, case.hkv) == (1, 1)
+
+
+@settings(max_examples=100, database=None)
+@given(S.attention_cases(max_tiles=10**6, wide=False, long=False), st.integers(1, 20))
+def test_fitting_a_drawn_case_to_tiles_keeps_all_but_its_heads_and_batch(case, budget):
+    fitted = S.fit_tiles(case, budget)
+    assert _tiles(fitted) <= budget or (fitted.batch, fitted.hkv) == (1, 1)
+    assert fitted.hq // fitted.hkv == case.hq // case.hkv
+    assert fitted.batch <= case.batch and fitted.hkv <= case.hkv
+    assert replace(fitted, batch=case.batch, hq=case.hq, hkv=case.hkv) == case
+    if _tiles(case) <= budget:
+        assert fitted == case
+    with pytest.raises(InvalidArgument, match="max_tiles must be a positive int"):
+        S.fit_tiles(case, 0)
 
 
 def test_a_tile_budget_keeps_batches_and_heads_of_small_cases():
