@@ -462,8 +462,9 @@ def _address_pair(c: Case, impl: Implementation, pick: int) -> list[Case]:
     """The ``address`` move that a launch key testing 8-byte alignment for 16
     answers wrongly, from wherever the input was drawn: an input on a 16-byte
     boundary 8 bytes on; any other onto a boundary (a kernel compiled for it),
-    then 8 bytes on.  Drawn inputs mostly start off a boundary, and single
-    ``address`` neighbours of 16-bit inputs made that move in a sixth of them."""
+    then 8 bytes on.  Drawn inputs mostly start off a boundary, and a single
+    ``address`` neighbour made that move only from one on a boundary, and then
+    only when it drew that residue (one in three in 16-bit dtypes)."""
     roles = list(c.layouts())
     which = pick % len(roles)  # the input; the first residue _address offers
     moved = _address(c, impl, which)
