@@ -71,6 +71,29 @@ def bind_worker_gpu() -> int | None:
     return index
 
 
+def worker_threads(workers: str | None, cpus: int, current: int) -> int | None:
+    """Torch threads for one of ``workers`` xdist workers on ``cpus`` CPUs (None: not a worker)."""
+    if not workers or not workers.isdigit() or int(workers) < 1:
+        return None
+    return min(current, max(1, cpus // int(workers)))
+
+
+def share_worker_cpus() -> int | None:
+    """Under pytest-xdist, give each worker's torch an equal share of the CPUs.
+
+    The oracle and its bounds are float64 on the CPU, and torch's default
+    pool is every core per process: N workers would run N x cores threads.
+    """
+    import torch
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    threads = worker_threads(os.environ.get("PYTEST_XDIST_WORKER_COUNT"), cpus or 1,
+                             torch.get_num_threads())
+    if threads is not None:
+        torch.set_num_threads(threads)
+    return threads
+
+
 def interpreting() -> bool:
     return os.environ.get("TRITON_INTERPRET", "0") == "1"
 

@@ -1,4 +1,4 @@
-"""Backend selection and per-worker GPU binding."""
+"""Backend selection and per-worker GPU and CPU shares."""
 
 from __future__ import annotations
 
@@ -16,6 +16,23 @@ from attnfuzz.properties import backend
 )
 def test_each_xdist_worker_gets_its_own_gpu(worker, count, expected):
     assert backend.worker_gpu(worker, count) == expected
+
+
+@pytest.mark.parametrize(
+    ("workers", "cpus", "current", "expected"),
+    [(None, 16, 16, None), ("", 16, 16, None), ("0", 16, 16, None), ("16", 16, 16, 1),
+     ("4", 16, 16, 4), ("3", 16, 16, 5), ("32", 16, 16, 1), ("2", 16, 1, 1)],
+)
+def test_each_xdist_worker_gets_a_share_of_the_cpus(workers, cpus, current, expected):
+    assert backend.worker_threads(workers, cpus, current) == expected
+
+
+@pytest.mark.skipif("PYTEST_XDIST_WORKER_COUNT" not in os.environ, reason="xdist workers only")
+def test_this_worker_runs_torch_on_its_share_of_the_cpus():
+    import torch
+
+    workers = int(os.environ["PYTEST_XDIST_WORKER_COUNT"])
+    assert torch.get_num_threads() <= max(1, len(os.sched_getaffinity(0)) // workers)
 
 
 def test_bad_backend_name_is_rejected():

@@ -40,6 +40,7 @@ try:
 except ValueError as exc:
     BACKEND, _BACKEND_ERROR = None, str(exc)
 GPU_INDEX = backend.bind_worker_gpu() if BACKEND else None
+backend.share_worker_cpus()
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
