@@ -33,10 +33,10 @@ The overflow guard of the fused forward (``weight_shift``) depends on the
 number of keys, so it is computed per sequence on the host: a sequence's
 result is then the bits ``flash_prefill`` gives it alone, where that is
 untuned (on a GPU, lengths past ``TUNE_MIN_SEQ`` are tuned and may take
-other tiles).  The launchers read
-``cu_seqlens``/``cache_seqlens`` and the used table entries on the host to
-validate them (a bad offset would otherwise read another sequence's memory
-silently); that costs a device synchronisation per call.
+other tiles).  The launchers copy ``cu_seqlens``/``cache_seqlens`` to the
+host to validate them, and check the table entries a sequence uses on the
+device (a bad offset would otherwise read another sequence's memory
+silently); that costs one device synchronisation per call.
 """
 
 from __future__ import annotations
@@ -187,8 +187,8 @@ def _paged_kernel(
 # --------------------------------------------------------------------------
 
 
-def _check_lengths(name: str, t: object, size: int | None, device: torch.device) -> list[int]:
-    """An int32 1-D tensor on ``device`` (of ``size`` entries if given), as a list."""
+def _check_index(name: str, t: object, size: int | None, device: torch.device) -> torch.Tensor:
+    """An int32 1-D tensor on ``device`` (of ``size`` entries if given)."""
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
     if t.ndim != 1:
@@ -199,11 +199,11 @@ def _check_lengths(name: str, t: object, size: int | None, device: torch.device)
         raise ValueError(f"{name} is on {t.device}; expected {device}, the device of q")
     if size is not None and t.shape[0] != size:
         raise ValueError(f"{name} has {t.shape[0]} entries; expected {size}")
-    return t.tolist()
+    return t
 
 
 def _check_prefix_sums(name: str, t: object, total: int, device: torch.device) -> list[int]:
-    cu = _check_lengths(name, t, None, device)
+    cu = _check_index(name, t, None, device).tolist()
     if not cu or cu[0] != 0:
         raise ValueError(f"{name} must start at 0 (prefix sums of B + 1 entries), got {cu[:1]}")
     if any(b < a for a, b in zip(cu, cu[1:], strict=False)):
@@ -211,6 +211,33 @@ def _check_prefix_sums(name: str, t: object, total: int, device: torch.device) -
     if cu[-1] != total:
         raise ValueError(f"{name} ends at {cu[-1]}, but the packed tensor has {total} rows")
     return cu
+
+
+def _check_table(table: torch.Tensor, cache_seqlens: object, sq: int, page: int,
+                 num_pages: int) -> list[int]:
+    """``cache_seqlens`` on the host, once each sequence's length and the table
+    entries its keys use are checked.
+
+    The entries are checked on the device and come back with the lengths in
+    one copy: a decode step's table holds thousands of entries, which read and
+    checked one by one on the host cost more than the step's kernel.
+    """
+    batch, width = table.shape
+    seqlens = _check_index("cache_seqlens", cache_seqlens, batch, table.device).long()
+    used = (seqlens + page - 1) // page if page else torch.zeros_like(seqlens)
+    wrong = (table < 0) | (table >= num_pages)
+    wrong &= torch.arange(width, device=table.device) < used[:, None]
+    first = torch.where(wrong.any(1), wrong.int().argmax(1), -1)  # first wrong entry per row
+    host = torch.cat([seqlens, first]).tolist()
+    for i, (n, col) in enumerate(zip(host[:batch], host[batch:], strict=True)):
+        if not sq <= n <= width * page:
+            raise ValueError(f"cache_seqlens[{i}] is {n}; expected Sq={sq} to "
+                             f"{width * page} (the table's pages x page_size)")
+        if col >= 0:
+            raise ValueError(f"block_table[{i}] names a page outside 0..{num_pages - 1} "
+                             f"(entry {col} is {table[i, col].item()}) among the "
+                             f"{_cdiv(n, page)} its {n} keys use")
+    return host[:batch]
 
 
 def _check_max(name: str, given: object, actual: int) -> int:
@@ -375,16 +402,7 @@ def flash_attention_paged(
         raise ValueError(f"block_table must be ({b}, max_pages_per_seq) on {q.device}; "
                          f"got {tuple(table.shape)} on {table.device}")
     table = table.contiguous()  # the kernel reads a row's entries at unit stride
-    lens = _check_lengths("cache_seqlens", cache_seqlens, b, q.device)
-    rows = table.tolist()  # one copy to the host, not one per sequence
-    for i, n in enumerate(lens):
-        if not sq <= n <= table.shape[1] * page:
-            raise ValueError(f"cache_seqlens[{i}] is {n}; expected Sq={sq} to "
-                             f"{table.shape[1] * page} (the table's pages x page_size)")
-        used = rows[i][: _cdiv(n, page)] if page else []
-        if any(not 0 <= p < num_pages for p in used):
-            raise ValueError(f"block_table[{i}] names a page outside 0..{num_pages - 1} "
-                             f"among the {len(used)} its {n} keys use")
+    lens = _check_table(table, cache_seqlens, sq, page, num_pages)
     scale = d**-0.5 if scale is None else check_scale(scale)
     precision = dot_precision(q.dtype, input_precision)
     out = prepare_out(out, (b, hq, sq, dv), q,
