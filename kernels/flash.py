@@ -599,18 +599,24 @@ def _config_of(c: triton.Config) -> Config:
     return Config(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps, c.num_stages)
 
 
-_flash_fwd_tuned = triton.autotune(
-    configs=[
-        triton.Config(
-            {"BLOCK_M": c.block_m, "BLOCK_N": c.block_n},
-            num_warps=c.num_warps,
-            num_stages=c.num_stages,
-        )
+def prefill_tuner(kernel: triton.JITFunction, key: list[str]) -> triton.runtime.Autotuner:
+    """``kernel`` autotuned over the prefill tile table, keyed on ``key``.
+
+    A kernel of the prefill's row tile: its arguments include ``q_ptr``,
+    ``PRECISION``, ``HEAD_D`` and ``HEAD_DV`` (which pick the table entry) and
+    the length buckets ``TUNE_SQ``/``TUNE_SK``.
+    """
+    configs = [
+        triton.Config({"BLOCK_M": c.block_m, "BLOCK_N": c.block_n},
+                      num_warps=c.num_warps, num_stages=c.num_stages)
         for c in dict.fromkeys(c for group in _CONFIGS.values() for c in group)
-    ],
-    key=["TUNE_SQ", "TUNE_SK", "HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION", "HAS_LEFT", "HAS_RIGHT"],
-    prune_configs_by={"early_config_prune": _prune},
-)(_flash_fwd_kernel)
+    ]
+    return triton.autotune(configs=configs, key=["TUNE_SQ", "TUNE_SK", *key],
+                           prune_configs_by={"early_config_prune": _prune})(kernel)
+
+
+_flash_fwd_tuned = prefill_tuner(
+    _flash_fwd_kernel, ["HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION", "HAS_LEFT", "HAS_RIGHT"])
 
 
 # ATTNFUZZ_AUTOTUNE=0 turns autotuning off.  Read once, like TRITON_INTERPRET:

@@ -41,6 +41,8 @@ silently); that costs one device synchronisation per call.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 import triton
 import triton.language as tl
@@ -59,23 +61,38 @@ from ._checks import (
     dot_precision,
     prepare_out,
 )
-from ._tiles import LOG2E, _cdiv, _head_meta, _load_2d, _on_device_of, launch_window, window_args
+from ._tiles import (
+    LOG2E,
+    Config,
+    _cdiv,
+    _head_meta,
+    _load_2d,
+    _on_device_of,
+    launch_window,
+    window_args,
+)
 from .flash import (
     PagedKeys,
     _attend_rows,
+    _autotuning,
+    _config_of,
+    _length_bucket,
     launch_decode,
     prefill_config,
+    prefill_tuner,
     uses_decode_path,
     weight_shift,
 )
 
-_SIZES = ["MAX_SQ", "TOTAL_Q", "H", "GROUP", "HEAD_D", "HEAD_DV", "WIN_LEFT", "WIN_RIGHT"]
+_SIZES = ["MAX_SQ", "TOTAL_Q", "H", "GROUP", "HEAD_D", "HEAD_DV", "WIN_LEFT", "WIN_RIGHT",
+          "TUNE_SQ", "TUNE_SK"]
 
 
 @triton.jit(do_not_specialize=_SIZES)
 def _varlen_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, cu_q_ptr, cu_k_ptr, shift_ptr,
     MAX_SQ, TOTAL_Q, H, GROUP, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT,
+    TUNE_SQ, TUNE_SK,  # autotuning key only (length buckets of the longest sequence)
     s_qm, s_qh, s_qd,
     s_kn, s_kh, s_kd,
     s_vn, s_vh, s_vd,
@@ -132,10 +149,11 @@ def _varlen_kernel(
 
 
 @triton.jit(do_not_specialize=["Sq", "H", "GROUP", "PAGE", "HEAD_D", "HEAD_DV", "WIN_LEFT",
-                               "WIN_RIGHT"])
+                               "WIN_RIGHT", "TUNE_SQ", "TUNE_SK"])
 def _paged_kernel(
     q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, table_ptr, seqlens_ptr, shift_ptr,
     Sq, H, GROUP, PAGE, HEAD_D, HEAD_DV, WIN_LEFT, WIN_RIGHT,
+    TUNE_SQ, TUNE_SK,  # autotuning key only (length buckets of the longest sequence)
     s_qb, s_qh, s_qm, s_qd,
     s_kp, s_kn, s_kh, s_kd,
     s_vp, s_vn, s_vh, s_vd,
@@ -180,6 +198,40 @@ def _paged_kernel(
     tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=o_mask)
     if STORE_LSE:
         tl.store(lse_ptr + pid_bh.to(tl.int64) * Sq + rows, lse, mask=rows < Sq)
+
+
+# On the GPU, launches whose longest sequence is long are tuned over the
+# prefill's tile table as the dense prefill is (``flash._autotuning``), once
+# per key; every config computes the same result, so the key could only cost
+# speed.  Everything else takes ``prefill_config``.
+_TUNE_KEY = ["HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION", "HAS_LEFT", "HAS_RIGHT"]
+_varlen_tuned = prefill_tuner(_varlen_kernel, [*_TUNE_KEY, "TOP_LEFT"])
+_paged_tuned = prefill_tuner(_paged_kernel, _TUNE_KEY)
+_TUNED: dict[tuple, Config] = {}
+
+
+def _launch(kernel: triton.JITFunction, tuner: triton.runtime.Autotuner,
+            grid: Callable[[int], tuple[int]], tune: tuple | None, default: Config,
+            args: tuple, meta: dict) -> None:
+    """``kernel`` with ``default``'s tiles, or with the tuned ones of key ``tune``
+    (tuning them on its first launch); ``grid(BLOCK_M)`` is the launch grid."""
+    c = default
+    if tune is not None:
+        c = _TUNED.get(tune)
+        if c is None:
+            tuner[lambda m: grid(m["BLOCK_M"])](*args, **meta)
+            _TUNED[tune] = _config_of(tuner.best_config)
+            return
+    kernel[grid(c.block_m)](*args, **meta, BLOCK_M=c.block_m, BLOCK_N=c.block_n,
+                            num_warps=c.num_warps, num_stages=c.num_stages)
+
+
+def _tuning_key(name: str, sq: int, sk: int, *rest: object) -> tuple | None:
+    """The tuning key of a launch whose longest sequence is (sq, sk), or None
+    where it is not tuned."""
+    if not _autotuning(sq, sk):
+        return None
+    return (name, _length_bucket(sq), _length_bucket(sk), *rest)
 
 
 # --------------------------------------------------------------------------
@@ -336,19 +388,19 @@ def flash_attention_varlen(
     dims = AttentionDims(batch, hq, hkv, max_q, max_k, d, dv, scale, 0)
     # Clipped by the longest pair: a side that wide excludes no key of any sequence.
     sizes, flags = window_args(launch_window(window, causal, max_q + max_k))
-    c = prefill_config(q.dtype, precision, d, dv)
-    grid = (_cdiv(max_q, c.block_m) * batch * hq,)
+    top_left = alignment == "top_left"
+    tune = _tuning_key("varlen", max_q, max_k, d, dv, causal, top_left, precision, q.dtype,
+                       out.dtype, *flags.values())
     with _on_device_of(q):
-        _varlen_kernel[grid](
-            q, k, v, out, lse if lse is not None else out, cu_seqlens_q, cu_seqlens_k,
-            _shifts(v, lens_k),
-            max_q, total_q, hq, hq // hkv, d, dv, *sizes,
-            *q.stride(), *k.stride(), *v.stride(), *out.stride(),
-            scale * LOG2E,
-            **_head_meta(dims), CAUSAL=causal, TOP_LEFT=alignment == "top_left",
-            NEG_SCALE=scale < 0, STORE_LSE=lse is not None, PRECISION=precision, **flags,
-            BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps,
-            num_stages=c.num_stages,
+        _launch(
+            _varlen_kernel, _varlen_tuned, lambda block_m: (_cdiv(max_q, block_m) * batch * hq,),
+            tune, prefill_config(q.dtype, precision, d, dv),
+            (q, k, v, out, lse if lse is not None else out, cu_seqlens_q, cu_seqlens_k,
+             _shifts(v, lens_k), max_q, total_q, hq, hq // hkv, d, dv, *sizes,
+             _length_bucket(max_q), _length_bucket(max_k),
+             *q.stride(), *k.stride(), *v.stride(), *out.stride(), scale * LOG2E),
+            dict(**_head_meta(dims), CAUSAL=causal, TOP_LEFT=top_left, NEG_SCALE=scale < 0,
+                 STORE_LSE=lse is not None, PRECISION=precision, **flags),
         )
     return _results(out, lse, return_lse)
 
@@ -418,19 +470,20 @@ def flash_attention_paged(
                           paged=PagedKeys(table, cache_seqlens, tuple(lens)))
         return _results(out, lse, return_lse)
     sizes, flags = window_args(launch_window(window, causal, sq + max(lens)))
-    c = prefill_config(q.dtype, precision, d, dv)
-    grid = (_cdiv(sq, c.block_m) * b * hq,)
+    longest = max(lens)
+    tune = _tuning_key("paged", sq, longest, d, dv, causal, precision, q.dtype, out.dtype,
+                       *flags.values())
     with _on_device_of(q):
-        _paged_kernel[grid](
-            q, k_cache, v_cache, out, lse if lse is not None else out, table, cache_seqlens,
-            _shifts(v_cache, lens),
-            sq, hq, hq // hkv, page, d, dv, *sizes,
-            *q.stride(), *k_cache.stride(), *v_cache.stride(), *out.stride(), table.stride(0),
-            scale * LOG2E,
-            **_head_meta(dims), CAUSAL=causal, NEG_SCALE=scale < 0,
-            STORE_LSE=lse is not None, PRECISION=precision, **flags,
-            BLOCK_M=c.block_m, BLOCK_N=c.block_n, num_warps=c.num_warps,
-            num_stages=c.num_stages,
+        _launch(
+            _paged_kernel, _paged_tuned, lambda block_m: (_cdiv(sq, block_m) * b * hq,),
+            tune, prefill_config(q.dtype, precision, d, dv),
+            (q, k_cache, v_cache, out, lse if lse is not None else out, table, cache_seqlens,
+             _shifts(v_cache, lens), sq, hq, hq // hkv, page, d, dv, *sizes,
+             _length_bucket(sq), _length_bucket(longest),
+             *q.stride(), *k_cache.stride(), *v_cache.stride(), *out.stride(), table.stride(0),
+             scale * LOG2E),
+            dict(**_head_meta(dims), CAUSAL=causal, NEG_SCALE=scale < 0,
+                 STORE_LSE=lse is not None, PRECISION=precision, **flags),
         )
     return _results(out, lse, return_lse)
 

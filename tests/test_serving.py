@@ -247,3 +247,59 @@ def test_a_top_left_window_is_not_checked_as_a_paged_call(window):
     assert all(v.ok for v in verdicts), [v.describe() for v in verdicts if not v.ok]
     assert any(v.check.startswith("varlen") for v in verdicts)
     assert not any(v.check.startswith("paged") for v in verdicts)
+
+
+class _Tuner:
+    """A stand-in for a Triton autotuner: launches ``kernel`` with ``config``
+    and records the grids it was asked for, as the real one would pick."""
+
+    def __init__(self, kernel, config: tuple[int, int, int, int]) -> None:
+        import triton
+
+        self.kernel, self.launches = kernel, []
+        block_m, block_n, warps, stages = config
+        self.best_config = triton.Config({"BLOCK_M": block_m, "BLOCK_N": block_n},
+                                         num_warps=warps, num_stages=stages)
+
+    def __getitem__(self, grid):
+        def run(*args, **meta):
+            c = self.best_config
+            self.launches.append(grid(c.kwargs))
+            self.kernel[grid(c.kwargs)](*args, **meta, **c.kwargs, num_warps=c.num_warps,
+                                        num_stages=c.num_stages)
+        return run
+
+
+@pytest.mark.parametrize("kind", ["varlen", "paged"])
+def test_a_long_launch_is_tuned_once_per_key_and_keeps_its_tiles(kind, monkeypatch):
+    """The serving launchers tune long launches on the GPU (never on the
+    interpreter): here a stand-in tuner picks 32-row tiles.  The first long
+    launch goes through it; the next of that key takes its tiles without it,
+    so gives its bits (64-row tiles give other bits on this case)."""
+    from attnfuzz.kernels import serving
+
+    g = torch.Generator(device=DEV).manual_seed(0)
+    if kind == "varlen":
+        q, k, v = (torch.randn(n, h, 16, generator=g, device=DEV) for n, h in
+                   ((70, 2), (90, 1), (90, 1)))
+        cu_q, cu_k = (torch.tensor([0, 30, n], dtype=torch.int32, device=DEV) for n in (70, 90))
+        call = lambda: flash_attention_varlen(q, k, v, cu_q, cu_k, causal=True)  # noqa: E731
+        kernel, name = serving._varlen_kernel, "_varlen_tuned"
+    else:
+        q = torch.randn(2, 2, 40, 16, generator=g, device=DEV)
+        kc, vc = (torch.randn(12, 8, 1, 16, generator=g, device=DEV) for _ in range(2))
+        table = torch.arange(12, dtype=torch.int32, device=DEV).flip(0).view(2, 6)
+        lens = torch.tensor([45, 40], dtype=torch.int32, device=DEV)
+        call = lambda: flash_attention_paged(q, kc, vc, table, lens, causal=True)  # noqa: E731
+        kernel, name = serving._paged_kernel, "_paged_tuned"
+    untuned = call()
+    tuner = _Tuner(kernel, (32, 64, 4, 1))
+    monkeypatch.setattr(serving, name, tuner)
+    monkeypatch.setattr(serving, "_autotuning", lambda sq, sk: True)
+    monkeypatch.setattr(serving, "_TUNED", {})
+    first, second = call(), call()
+    # 40 rows at most per (sequence, head): 2 row tiles x 2 sequences x 2 heads.
+    assert tuner.launches == [(2 * 2 * 2,)]
+    assert list(serving._TUNED.values()) == [(32, 64, 4, 1)]
+    assert torch.equal(second, first)
+    assert first.shape == untuned.shape

@@ -79,16 +79,17 @@ class _Alone:
         return self.prefill[b, sq, sk]
 
     def verdicts(self, what: str, got: torch.Tensor, got_lse: torch.Tensor | None, b: int,
-                 sq: int, sk: int, one_pass: bool = True) -> list[Verdict]:
+                 sq: int, sk: int, same_tiles: bool) -> list[Verdict]:
         """Sequence ``b`` (its first sq queries over its first sk keys): within its
-        bounds of the oracle (the LSE where returned), and where untuned and
-        computed in ``one_pass`` over the keys the bits of the prefill alone."""
+        bounds of the oracle (the LSE where returned), and the bits of the
+        prefill alone where that is untuned and the call's launch has its tiles
+        (``same_tiles``: untuned too, one pass over the keys)."""
         parts, bounds = self._expected(b, sq, sk)
         verdicts = [compare(f"{what} out", got, parts["out"], bounds["out"],
                             dtype=self.case.torch_dtype)]
         if got_lse is not None:
             verdicts.append(compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"]))
-        if self.bits and one_pass and _untuned(sq, sk):
+        if self.bits and same_tiles and _untuned(sq, sk):
             alone = self._prefill(b, sq, sk)
             verdicts += [bitwise(f"{what} == prefill alone", got, alone[0]),
                          bitwise(f"{what} lse == prefill alone", got_lse, alone[1])]
@@ -125,13 +126,15 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
         shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
         raise AssertionError(f"{impl.name}: the varlen call returned out of shape {shape}, "
                              f"expected (total_q={total}, Hq, Dv)")
+    # The launch is tuned (so its tiles chosen) by the longest sequence.
+    same_tiles = _untuned(max(p[1] for p in pieces), max(p[2] for p in pieces))
     verdicts, start = [], 0
     for b, sq, sk in pieces[1:]:
         got = out[start:start + sq].transpose(0, 1)[None]
         got_lse = None if lse is None else lse[:, start:start + sq][None]
         start += sq
         what = f"varlen sequence {b + 1} of {len(pieces)} ({sq} x {sk})"
-        verdicts += alone.verdicts(what, got, got_lse, b, sq, sk)
+        verdicts += alone.verdicts(what, got, got_lse, b, sq, sk, same_tiles)
     return verdicts
 
 
@@ -160,12 +163,13 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     for n in dict.fromkeys((case.sq, min(case.sq, 3))):
         out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
         # attnfuzz's paged kernel splits a long cache's keys for few new tokens,
-        # into ranges set by the longest sequence: bits no prefill alone has.
-        one_pass = not _split(n, max(lens))
+        # into ranges set by the longest sequence: bits no prefill alone has;
+        # otherwise the longest sequence tunes the launch.
+        same_tiles = not _split(n, max(lens)) and _untuned(n, max(lens))
         for i, (b, sk) in enumerate(seqs):
             what = f"paged sequence {i + 1} of {len(seqs)} ({n} x {sk}, page size {page})"
             verdicts += alone.verdicts(what, out[i:i + 1],
-                                       None if lse is None else lse[i:i + 1], b, n, sk, one_pass)
+                                       None if lse is None else lse[i:i + 1], b, n, sk, same_tiles)
     return verdicts
 
 
