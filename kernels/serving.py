@@ -275,17 +275,16 @@ def _check_table(table: torch.Tensor, cache_seqlens: object, sq: int, page: int,
     checked one by one on the host cost more than the step's kernel.
     """
     batch, width = table.shape
-    seqlens = _check_index("cache_seqlens", cache_seqlens, batch, table.device).long()
-    used = (seqlens + page - 1) // page if page else torch.zeros_like(seqlens)
-    wrong = (table < 0) | (table >= num_pages)
-    wrong &= torch.arange(width, device=table.device) < used[:, None]
-    first = torch.where(wrong.any(1), wrong.int().argmax(1), -1)  # first wrong entry per row
-    host = torch.cat([seqlens, first]).tolist()
-    for i, (n, col) in enumerate(zip(host[:batch], host[batch:], strict=True)):
+    seqlens = _check_index("cache_seqlens", cache_seqlens, batch, table.device)
+    used = torch.arange(width, device=table.device) * page < seqlens[:, None]
+    wrong = ((table < 0) | (table >= num_pages)) & used
+    host = torch.cat([seqlens, wrong.any(1).int()]).tolist()
+    for i, (n, bad) in enumerate(zip(host[:batch], host[batch:], strict=True)):
         if not sq <= n <= width * page:
             raise ValueError(f"cache_seqlens[{i}] is {n}; expected Sq={sq} to "
                              f"{width * page} (the table's pages x page_size)")
-        if col >= 0:
+        if bad:
+            col = int(wrong[i].int().argmax())
             raise ValueError(f"block_table[{i}] names a page outside 0..{num_pages - 1} "
                              f"(entry {col} is {table[i, col].item()}) among the "
                              f"{_cdiv(n, page)} its {n} keys use")
