@@ -10,6 +10,9 @@ with ``triton.testing.do_bench`` (median, L2 cleared between runs):
 * **paged decode** (Sq = 1): ``flash_attention_paged`` over shuffled pages of
   16, 64 and 256 keys against ``flash_decode`` and SDPA's cuDNN backend on the
   same keys contiguous.  Bandwidth is the K and V bytes every call must read.
+  The paged kernel is also timed alone (``launch_decode``, without the
+  launcher's checks and its sync), to tell the kernel's share of a gap from
+  the launcher's.
 * **windowed prefill**: ``window=(W, 0)`` causal against dense causal at the
   same length, both as TFLOP/s of visible pairs (a window skips whole blocks,
   so at best it runs as fast per visible key as the dense kernel).
@@ -160,11 +163,36 @@ class Bench:
                         flash_attention_paged(q, *caches, table, seqlens),
                     nbytes, "TB/s")
                 self.ratio(row, base, "vs_flash_decode")
+                # The paged kernel alone (no checks, no sync): what of the gap
+                # is the kernel's and what the launcher's.
+                alone = self.record(
+                    "decode", {**point, "page": page}, "paged kernel alone",
+                    self.paged_kernel(q, caches, table, seqlens), nbytes, "TB/s")
+                self.ratio(alone, base, "vs_flash_decode")
                 # The same keys: the paged answer must be flash_decode's.
                 got = flash_attention_paged(q, *caches, table, seqlens)
                 row["diff"] = (got.float() - flash_decode(q, k, v).float()).abs().max().item()
                 if peer is not None:
                     self.ratio(row, peer, "vs_cudnn")
+
+    def paged_kernel(self, q, caches, table, seqlens) -> Callable[[], object]:
+        from attnfuzz.kernels._checks import AttentionDims, dot_precision
+        from attnfuzz.kernels._tiles import _on_device_of
+        from attnfuzz.kernels.flash import PagedKeys, launch_decode
+
+        b, hq, sq, d = q.shape
+        lens = tuple(seqlens.tolist())
+        dims = AttentionDims(b, hq, caches[0].shape[2], sq, max(lens), d, d, d**-0.5, 0)
+        out = self.torch.empty_like(q)
+        keys = PagedKeys(table, seqlens, lens)
+        precision = dot_precision(q.dtype, "ieee")
+
+        def run():
+            with _on_device_of(q):
+                launch_decode(q, *caches, out, None, dims, causal=False, precision=precision,
+                              paged=keys)
+            return out
+        return run
 
     # -- windowed prefill ------------------------------------------------------------------
 
