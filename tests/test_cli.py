@@ -15,6 +15,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,13 +39,26 @@ def _crash(a, b, out, **kw):
     raise IndexError("index 3 is out of bounds for dimension 0 with size 3")
 
 
+def _slow(a, b, out, **kw):
+    time.sleep(SLOW_CALL)  # as a kernel that compiles for every new shape
+    return implementations.get("matmul").run(a, b, out, **kw)
+
+
+def _slow_nan(a, b, out, **kw):
+    time.sleep(2.0)
+    return _nan(a, b, out, **kw)
+
+
+SLOW_CALL = 1.0
+SLOW_NAN = Implementation("slow_nan_for_tests", "matmul", _slow_nan, description="sleeps, NaN")
 NAN = Implementation("nan_for_tests", "matmul", _nan, description="writes NaN")
+SLOW = Implementation("slow_for_tests", "matmul", _slow, description="sleeps, then right")
 CRASH = Implementation("crash_for_tests", "matmul", _crash, description="raises IndexError")
 
 
 @pytest.fixture
 def fakes(monkeypatch):
-    for impl in (NAN, CRASH):
+    for impl in (NAN, CRASH, SLOW, SLOW_NAN):
         monkeypatch.setitem(implementations._REGISTRY, impl.name, impl)
 
 
@@ -220,6 +234,30 @@ def test_the_summary_counts_pairs_examples_and_dumps_once(
     listed = dumps(out)
     assert len(listed) == ndumps and len(set(listed)) == ndumps, out
     assert sorted(Path(d).name for d in listed) == sorted(p.name for p in tmp_path.iterdir())
+
+
+def test_a_timed_campaign_starts_no_case_past_its_time(capsys, fakes):
+    """Rounds of five draws follow the first: without the campaign's deadline
+    inside a round, a second round begun before the time ran out runs all five
+    (six cases of a slow implementation in a 4 s campaign).  Every case takes
+    at least SLOW_CALL, so at most 4 / SLOW_CALL start within the time."""
+    code, out, err = cli_main(capsys, "run", "--impl", "slow_for_tests", "--dtype", "float32",
+                              "--property", "oracle", "--seconds", "4", "--seed", "3")
+    assert code == 0, out + err
+    cases = int(summary(out).split()[0])
+    assert 1 <= cases <= math.ceil(4 / SLOW_CALL), out
+
+
+def test_a_case_failing_past_the_time_is_shrunk_and_dumped(capsys, tmp_path, fakes):
+    """The first case (2 s) outlasts the campaign (1 s): its shrinking and final
+    replay run past the deadline, and must run the implementation (returning
+    unrun there, the replay passed and the failure was counted without a dump)."""
+    code, out, err = cli_main(capsys, "run", "--impl", "slow_nan_for_tests", "--dtype",
+                              "float32", "--property", "oracle", "--seconds", "1",
+                              "--shrink-seconds", "1", "--seed", "3", "--dump-dir", str(tmp_path))
+    assert code == 1, out + err
+    assert "1 failing implementation/dtype pair" in summary(out), out
+    assert len(dumps(out)) == 1, out
 
 
 def test_mutants_list_aligns_names_and_descriptions(capsys):
