@@ -61,8 +61,16 @@ CASES = {
         q_layout=named("bshd"), k_layout=named("expand_heads"), v_layout=named("offset"),
         values=Values("uniform", 3.0, seed=2),
     ),
+    # Its page size is drawn from the shapes (256 here), so the bug (keys read to the
+    # end of the last page) reads the NaN slots past Sk = 7.
+    "paged": AttentionCase(
+        batch=2, hq=2, hkv=1, sq=2, sk=7, d=8, dv=8, causal=True, alignment="bottom_right",
+        q_layout=named("offset"), k_layout=named("slice_s"), v_layout=named("d_major"),
+        values=Values("normal", 1.0, seed=3),
+    ),
 }
-FUNCTIONS = {"attnfuzz": "mine", "sdpa": "sdpa_like", "flash_attn": "flash_like"}
+FUNCTIONS = {"attnfuzz": "mine", "sdpa": "sdpa_like", "flash_attn": "flash_like",
+             "paged": "paged_like"}
 
 # Backward bugs under a right forward, next to a copy of tests/user_attention.py
 # (a sibling import, as a user's module would make).
@@ -189,6 +197,19 @@ def test_a_dump_of_a_correct_function_by_file_path_passes(tmp_path):
     text = _export(dump, script)
     assert runpy.run_path(str(script), run_name="repro")["MODULE"] == str(user), text[:2000]
     run = _run(script, tmp_path)  # imported by its path: nothing on PYTHONPATH
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "OK: within bound" in run.stdout
+
+
+def test_a_varlen_dump_packs_its_batch_as_the_campaign_did(tmp_path):
+    # The varlen convention's bug needs sequences of other lengths (the serving
+    # property's), so its script is checked on the right function here.
+    case = replace(CASES["attnfuzz"], hq=2, hkv=1, dv=8)
+    dump = _dump(tmp_path / "dumps", f"{MODULE}:varlen_like@varlen", case)
+    script = tmp_path / "repro.py"
+    text = _export(dump, script)
+    assert "cu_q, cu_k" in text
+    run = _run(script, tmp_path, pythonpath=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "OK: within bound" in run.stdout
 

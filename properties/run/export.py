@@ -556,6 +556,57 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     found["out"] = found["out"].transpose(1, 2)  # back to (B, H, S, D)
     return found
 ''',
+    "varlen": '''
+def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """The call under test, by flash_attention_varlen's convention: the batch elements as
+    packed sequences of one length, (total, H, D), with int32 prefix sums (B + 1,)."""
+    b, sq, sk = q.shape[0], q.shape[2], k.shape[2]
+    packed = [t.transpose(1, 2).reshape(-1, t.shape[1], t.shape[-1]) for t in (q, k, v)]
+    cu_q, cu_k = (torch.arange(b + 1, dtype=torch.int32, device=q.device) * n for n in (sq, sk))
+    window = {} if WINDOW is None else {"window": WINDOW}
+    found = results(function()(*packed, cu_q, cu_k, causal=CAUSAL, scale=SCALE,
+                               alignment=ALIGNMENT, max_seqlen_q=sq, max_seqlen_k=sk, **window))
+    found["out"] = found["out"].reshape(b, sq, *found["out"].shape[1:]).transpose(1, 2)
+    if "lse" in found:  # (H, total_q) -> (B, H, Sq)
+        found["lse"] = found["lse"].reshape(-1, b, sq).transpose(0, 1)
+    return found
+''',
+    "paged": '''
+PAGE_SIZES = (1, 3, 16, 64, 256)
+
+
+def paged_cache(k: torch.Tensor, v: torch.Tensor, page: int, seed: int) -> tuple:
+    """(k_cache, v_cache, block_table): each batch element's keys in pages of ``page``
+    slots, in a shuffled order, NaN in every other slot and in one spare page, which every
+    unused table entry names."""
+    b, hkv, sk = k.shape[:3]
+    count = -(-sk // page)
+    order = torch.randperm(b * count + 1, generator=torch.Generator().manual_seed(seed))
+    order = order.tolist()
+    caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
+                         device=t.device) for t in (k, v)]
+    table = torch.full((b, count + 1), order[-1], dtype=torch.int32)
+    fresh = iter(order)
+    for i in range(b):
+        for j in range(count):
+            p = table[i, j] = next(fresh)
+            n = min(page, sk - j * page)
+            for cache, t in zip(caches, (k, v)):
+                cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
+    return (*caches, table.to(k.device))
+
+
+def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """The call under test, by flash_attention_paged's convention: the keys in a paged cache
+    (pages, page size, H, D) as attnfuzz laid them out, the queries the last Sq keys'."""
+    b, sq, sk = q.shape[0], q.shape[2], k.shape[2]
+    seed = sk + 7 * sq + 31 * k.shape[-1]  # the page size and order attnfuzz used
+    k_cache, v_cache, table = paged_cache(k, v, PAGE_SIZES[seed % len(PAGE_SIZES)], seed)
+    seqlens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
+    window = {} if WINDOW is None else {"window": WINDOW}
+    return results(function()(q, k_cache, v_cache, table, seqlens, causal=CAUSAL, scale=SCALE,
+                              **window))
+''',
 }
 
 
