@@ -591,7 +591,7 @@ def paged_cache(k: torch.Tensor, v: torch.Tensor, page: int, seed: int) -> tuple
         for j in range(count):
             p = table[i, j] = next(fresh)
             n = min(page, sk - j * page)
-            for cache, t in zip(caches, (k, v)):
+            for cache, t in zip(caches, (k, v), strict=True):
                 cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
     return (*caches, table.to(k.device))
 

@@ -15,7 +15,7 @@
 # attnfuzz recorded: out: error/bound = inf at index (0, 0, 0, 0): got nan, want
 #     -0.2982938088858126, |error| inf, bound 7.82e-06
 # Found by: attnfuzz --backend interpreter run --impl
-#     'benchmarks/flex_paged.py:flex_paged@paged#dtypes=float32,float16;head_dims=16,32,64,128;lse=yes;windows=yes'
+#     'benchmarks/flex_paged.py:flex_paged@paged#dtypes=float32,float16;head_dims=16,32,64,128;lse=yes;windows=yes'  # noqa: E501
 #     --dtype float32 --property oracle --examples 1 --seed 4
 # Exported from the dump oracle-flex_paged.py_flex_paged_paged-float32-20261203-180803-17053 by:
 #     attnfuzz replay DUMP --export repro-flex_paged-nan-pages-fp32.py
@@ -694,7 +694,7 @@ def paged_cache(k: torch.Tensor, v: torch.Tensor, page: int, seed: int) -> tuple
         for j in range(count):
             p = table[i, j] = next(fresh)
             n = min(page, sk - j * page)
-            for cache, t in zip(caches, (k, v)):
+            for cache, t in zip(caches, (k, v), strict=True):
                 cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
     return (*caches, table.to(k.device))
 
