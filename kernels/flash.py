@@ -76,6 +76,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+from collections.abc import Callable
 from typing import NamedTuple
 
 import torch
@@ -725,8 +726,21 @@ def weight_shift(v_dtype: torch.dtype, terms: int) -> float:
 # Every config computes the same result, so a coarser key than the tuner's
 # could only cost speed, never correctness.  The key leaves out whether the
 # LSE is stored: a call under autograd stores it, and must get the tiles, so
-# the bits, of the same call without autograd.
+# the bits, of the same call without autograd.  The serving launchers' keys
+# (``serving._tuning_key``) start with their kernel's name.
 _TUNED: dict[tuple, Config] = {}
+
+
+def tuned_config(tuner: triton.runtime.Autotuner, key: tuple, grid: Callable[[int], tuple[int]],
+                 args: tuple, meta: dict) -> Config | None:
+    """The config tuned for ``key``, or None on the key's first launch: then the
+    tuner times each candidate on this launch (``args``, ``meta``, the grid of
+    ``grid(BLOCK_M)``) and runs it with the fastest, which is remembered."""
+    c = _TUNED.get(key)
+    if c is None:
+        tuner[lambda m: grid(m["BLOCK_M"])](*args, **meta)
+        _TUNED[key] = _config_of(tuner.best_config)
+    return c
 
 _PREFILL = LaunchCache(_flash_fwd_kernel)
 
@@ -764,11 +778,9 @@ def launch_prefill(
         if c is None and _autotuning(dims.sq, dims.sk):
             key = (bucket_sq, bucket_sk, dims.d, dims.dv, causal, precision, q.dtype, out.dtype,
                    flags["HAS_LEFT"], flags["HAS_RIGHT"])
-            c = _TUNED.get(key)
+            c = tuned_config(_flash_fwd_tuned, key, lambda block_m: (_cdiv(dims.sq, block_m) * bh,),
+                             (*tensors, *args), meta)
             if c is None:
-                grid = lambda m: (_cdiv(dims.sq, m["BLOCK_M"]) * bh,)  # noqa: E731
-                _flash_fwd_tuned[grid](*tensors, *args, **meta)
-                _TUNED[key] = _config_of(_flash_fwd_tuned.best_config)
                 return None
         c = c or prefill_config(q.dtype, precision, dims.d, dims.dv)
         meta.update(BLOCK_M=c.block_m, BLOCK_N=c.block_n,

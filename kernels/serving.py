@@ -75,11 +75,11 @@ from .flash import (
     PagedKeys,
     _attend_rows,
     _autotuning,
-    _config_of,
     _length_bucket,
     launch_decode,
     prefill_config,
     prefill_tuner,
+    tuned_config,
     uses_decode_path,
     weight_shift,
 )
@@ -207,23 +207,18 @@ def _paged_kernel(
 _TUNE_KEY = ["HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION", "HAS_LEFT", "HAS_RIGHT"]
 _varlen_tuned = prefill_tuner(_varlen_kernel, [*_TUNE_KEY, "TOP_LEFT"])
 _paged_tuned = prefill_tuner(_paged_kernel, _TUNE_KEY)
-_TUNED: dict[tuple, Config] = {}
 
 
 def _launch(kernel: triton.JITFunction, tuner: triton.runtime.Autotuner,
             grid: Callable[[int], tuple[int]], tune: tuple | None, default: Config,
             args: tuple, meta: dict) -> None:
     """``kernel`` with ``default``'s tiles, or with the tuned ones of key ``tune``
-    (tuning them on its first launch); ``grid(BLOCK_M)`` is the launch grid."""
-    c = default
-    if tune is not None:
-        c = _TUNED.get(tune)
-        if c is None:
-            tuner[lambda m: grid(m["BLOCK_M"])](*args, **meta)
-            _TUNED[tune] = _config_of(tuner.best_config)
-            return
-    kernel[grid(c.block_m)](*args, **meta, BLOCK_M=c.block_m, BLOCK_N=c.block_n,
-                            num_warps=c.num_warps, num_stages=c.num_stages)
+    (``flash.tuned_config``: the first launch of a key is the tuner's);
+    ``grid(BLOCK_M)`` is the launch grid."""
+    c = default if tune is None else tuned_config(tuner, tune, grid, args, meta)
+    if c is not None:
+        kernel[grid(c.block_m)](*args, **meta, BLOCK_M=c.block_m, BLOCK_N=c.block_n,
+                                num_warps=c.num_warps, num_stages=c.num_stages)
 
 
 def _tuning_key(name: str, sq: int, sk: int, *rest: object) -> tuple | None:

@@ -276,7 +276,7 @@ def test_a_long_launch_is_tuned_once_per_key_and_keeps_its_tiles(kind, monkeypat
     interpreter): here a stand-in tuner picks 32-row tiles.  The first long
     launch goes through it; the next of that key takes its tiles without it,
     so gives its bits (64-row tiles give other bits on this case)."""
-    from attnfuzz.kernels import serving
+    from attnfuzz.kernels import flash, serving
 
     g = torch.Generator(device=DEV).manual_seed(0)
     if kind == "varlen":
@@ -296,10 +296,10 @@ def test_a_long_launch_is_tuned_once_per_key_and_keeps_its_tiles(kind, monkeypat
     tuner = _Tuner(kernel, (32, 64, 4, 1))
     monkeypatch.setattr(serving, name, tuner)
     monkeypatch.setattr(serving, "_autotuning", lambda sq, sk: True)
-    monkeypatch.setattr(serving, "_TUNED", {})
+    monkeypatch.setattr(flash, "_TUNED", {})
     first, second = call(), call()
     # 40 rows at most per (sequence, head): 2 row tiles x 2 sequences x 2 heads.
     assert tuner.launches == [(2 * 2 * 2,)]
-    assert list(serving._TUNED.values()) == [(32, 64, 4, 1)]
+    assert list(flash._TUNED.values()) == [(32, 64, 4, 1)]
     assert torch.equal(second, first)
     assert first.shape == untuned.shape
