@@ -201,6 +201,24 @@ def test_a_dump_of_a_correct_function_by_file_path_passes(tmp_path):
     assert "OK: within bound" in run.stdout
 
 
+def test_a_paged_script_builds_the_cache_the_campaign_built(tmp_path):
+    # The script cannot import attnfuzz, so it carries its own paged_cache.
+    from attnfuzz.properties.implementations.conventions import paged_layout
+    from attnfuzz.properties.model.pages import paged_cache
+
+    case = CASES["paged"]
+    script = tmp_path / "repro.py"
+    _export(_user_dump(tmp_path, "paged"), script)
+    module = _as_module(script)
+    k, v = (module.inputs()[r] for r in "kv")
+    page, seed = paged_layout(case.sq, case.sk, case.d)
+    assert (module.PAGE, module.PAGE_SEED) == (page, seed)
+    for mine, theirs in zip(module.paged_cache(k, v, page, seed),
+                            paged_cache(k, v, [case.sk] * case.batch, page, seed), strict=True):
+        assert mine.shape == theirs.shape and torch.equal(mine.nan_to_num(7.0),
+                                                          theirs.nan_to_num(7.0))
+
+
 def test_a_varlen_dump_packs_its_batch_as_the_campaign_did(tmp_path):
     # The varlen convention's bug needs sequences of other lengths (the serving
     # property's), so its script is checked on the right function here.

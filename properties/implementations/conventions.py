@@ -164,6 +164,14 @@ def paged_call(fn: Callable, what: str) -> Callable[..., tuple]:
     return call
 
 
+def paged_layout(sq: int, sk: int, d: int) -> tuple[int, int]:
+    """(page size, seed of the page order) of a case's cache under the paged
+    convention: they vary with the shapes, so the plain properties meet
+    several; the serving property draws its own."""
+    seed = sk + 7 * sq + 31 * d
+    return PAGE_SIZES[seed % len(PAGE_SIZES)], seed
+
+
 def _paged(fn: Callable, what: str) -> Adapter:
     call = paged_call(fn, what)
 
@@ -174,11 +182,8 @@ def _paged(fn: Callable, what: str) -> Adapter:
         if not 1 <= q.shape[2] <= sk:
             raise ValueError(f"the paged convention needs 1 <= Sq <= Sk, got Sq={q.shape[2]}, "
                              f"Sk={sk}")
-        # A page size and page order that vary with the shapes, so the plain
-        # properties meet several; the serving property draws its own.
-        seed = sk + 7 * q.shape[2] + 31 * k.shape[-1]
-        k_cache, v_cache, table = paged_cache(k, v, [sk] * b, PAGE_SIZES[seed % len(PAGE_SIZES)],
-                                              seed)
+        page, seed = paged_layout(q.shape[2], sk, k.shape[-1])
+        k_cache, v_cache, table = paged_cache(k, v, [sk] * b, page, seed)
         seqlens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
         got, lse = call(q, k_cache, v_cache, table, seqlens, causal=causal, scale=scale,
                         window=window)
