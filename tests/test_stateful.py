@@ -221,9 +221,7 @@ def _done(proc: subprocess.Popen) -> str:
 
 
 @pytest.mark.parametrize(("name", "rules", "caught_by"), [
-    # Two calls of one Sq with another D or scale, or a call and its scale
-    # neighbour (which keeps Sq): both are two steps, the shortest there is.
-    (PLANNED, [["call", "call"], ["call", "neighbour"]], "failed (wrong) in call"),
+    (PLANNED, ["call", "call"], "failed (wrong) in call"),
     (COMPENSATED, ["call", "repeat"], "failed (wrong) in rerun 1 of 1 of step 0"),
     (LAUNCH_CACHED, ["call", "call"], "failed (wrong) in call"),
     # Calls draw their dtype too, so two calls or a call and its dtype neighbour.
