@@ -116,6 +116,8 @@ def report() -> list[dict]:
     # Compiled kernels (importing attnfuzz on a machine without CUDA would
     # otherwise choose the interpreter, whose kernels have no code).
     os.environ["TRITON_INTERPRET"] = "0"
+    import torch
+
     import attnfuzz.kernels.flash as fa
 
     rows = []
@@ -128,7 +130,9 @@ def report() -> list[dict]:
             rows.append({"kernel": "prefill", "causal": causal, "config": list(cfg), **got})
     # The decode kernel over dense keys and over a paged cache (serving's split path).
     for block_m, paged in itertools.product((16, 32, 64), (False, True)):
-        block_n, warps, stages = fa._DECODE_CONFIGS[("16bit", HEAD_DIM, block_m)]
+        # A GQA group of block_m rows, one query each, gets tiles of block_m rows.
+        _, block_n, warps, stages = fa.decode_config(torch.bfloat16, "ieee", HEAD_DIM, HEAD_DIM,
+                                                     block_m, 1, paged)
         consts = {**_head_constexprs(), "CAUSAL": False, "STORE_LSE": False, "PRECISION": "ieee",
                   "BLOCK_M": block_m, "BLOCK_N": block_n, "MERGE": True, "PAGED": paged}
         got = compile_sm90(fa._flash_decode_kernel, "bf16", consts, warps, stages)
