@@ -106,6 +106,8 @@ def _varlen_kernel(
     pid = tl.program_id(0)
     num_m = tl.cdiv(MAX_SQ, BLOCK_M)
     m_blk = pid % num_m
+    if CAUSAL:  # heaviest query block first, as the dense prefill orders them
+        m_blk = num_m - 1 - m_blk
     pid_sh = pid // num_m
     seq = pid_sh // H
     head = pid_sh % H
@@ -141,7 +143,9 @@ def _varlen_kernel(
         )
         o_ptrs = (o_ptr + head * s_oh + packed[:, None] * s_om
                   + offs_dv[None, :].to(tl.int64) * s_od)
-        o_mask = (rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV)
+        o_mask = rows[:, None] < Sq
+        if PAD_DV:  # a runtime bound on the head dim makes the store one per element
+            o_mask = o_mask & (offs_dv[None, :] < HEAD_DV)
         tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=o_mask)
         if STORE_LSE:
             # lse is allocated here, contiguous (Hq, total_q).
@@ -168,6 +172,8 @@ def _paged_kernel(
     pid = tl.program_id(0)
     num_m = tl.cdiv(Sq, BLOCK_M)
     m_blk = pid % num_m
+    if CAUSAL:
+        m_blk = num_m - 1 - m_blk
     pid_bh = pid // num_m
     batch = (pid_bh // H).to(tl.int64)
     head = pid_bh % H
@@ -194,7 +200,9 @@ def _paged_kernel(
     )
     o_ptrs = (o_ptr + batch * s_ob + head * s_oh + rows[:, None].to(tl.int64) * s_om
               + offs_dv[None, :].to(tl.int64) * s_od)
-    o_mask = (rows[:, None] < Sq) & (offs_dv[None, :] < HEAD_DV)
+    o_mask = rows[:, None] < Sq
+    if PAD_DV:
+        o_mask = o_mask & (offs_dv[None, :] < HEAD_DV)
     tl.store(o_ptrs, out.to(o_ptr.dtype.element_ty), mask=o_mask)
     if STORE_LSE:
         tl.store(lse_ptr + pid_bh.to(tl.int64) * Sq + rows, lse, mask=rows < Sq)
@@ -249,15 +257,26 @@ def _check_index(name: str, t: object, size: int | None, device: torch.device) -
     return t
 
 
-def _check_prefix_sums(name: str, t: object, total: int, device: torch.device) -> list[int]:
-    cu = _check_index(name, t, None, device).tolist()
-    if not cu or cu[0] != 0:
-        raise ValueError(f"{name} must start at 0 (prefix sums of B + 1 entries), got {cu[:1]}")
-    if any(b < a for a, b in zip(cu, cu[1:], strict=False)):
-        raise ValueError(f"{name} must not decrease (sequence lengths are >= 0)")
-    if cu[-1] != total:
-        raise ValueError(f"{name} ends at {cu[-1]}, but the packed tensor has {total} rows")
-    return cu
+def _check_prefix_sums(cu_seqlens_q: object, cu_seqlens_k: object, total_q: int, total_k: int,
+                       device: torch.device) -> tuple[list[int], list[int]]:
+    """Both prefix sums on the host, checked; one copy for both (each copy
+    waits for the device)."""
+    tq = _check_index("cu_seqlens_q", cu_seqlens_q, None, device)
+    tk = _check_index("cu_seqlens_k", cu_seqlens_k, None, device)
+    both = torch.cat([tq, tk]).tolist()
+    cu_q, cu_k = both[:tq.shape[0]], both[tq.shape[0]:]
+    for name, cu, total in (("cu_seqlens_q", cu_q, total_q), ("cu_seqlens_k", cu_k, total_k)):
+        if not cu or cu[0] != 0:
+            raise ValueError(f"{name} must start at 0 (prefix sums of B + 1 entries), "
+                             f"got {cu[:1]}")
+        if any(b < a for a, b in zip(cu, cu[1:], strict=False)):
+            raise ValueError(f"{name} must not decrease (sequence lengths are >= 0)")
+        if cu[-1] != total:
+            raise ValueError(f"{name} ends at {cu[-1]}, but the packed tensor has {total} rows")
+    if len(cu_q) != len(cu_k):
+        raise ValueError(f"cu_seqlens_q has {len(cu_q)} entries and cu_seqlens_k {len(cu_k)}; "
+                         "both are B + 1")
+    return cu_q, cu_k
 
 
 def _check_table(table: torch.Tensor, cache_seqlens: object, sq: int, page: int,
@@ -312,8 +331,11 @@ def _check_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, head_axis: i
 
 
 def _shifts(v: torch.Tensor, key_counts: list[int]) -> torch.Tensor:
-    return torch.tensor([weight_shift(v.dtype, n) for n in key_counts], dtype=torch.float32,
-                        device=v.device)
+    """Each sequence's weight shift on v's device.  From pinned memory, so the
+    copy does not wait for the device as a copy from pageable memory would."""
+    host = torch.tensor([weight_shift(v.dtype, n) for n in key_counts], dtype=torch.float32,
+                        pin_memory=v.is_cuda)
+    return host.to(v.device, non_blocking=True)
 
 
 def _results(out: torch.Tensor, lse: torch.Tensor | None, return_lse: bool):
@@ -360,43 +382,55 @@ def flash_attention_varlen(
     check_choice(alignment, "alignment", ALIGNMENTS)
     window = check_window(window)
     check_computable((("q", q), ("k", k), ("v", v)))
-    cu_q = _check_prefix_sums("cu_seqlens_q", cu_seqlens_q, q.shape[0], q.device)
-    cu_k = _check_prefix_sums("cu_seqlens_k", cu_seqlens_k, k.shape[0], q.device)
-    if len(cu_q) != len(cu_k):
-        raise ValueError(f"cu_seqlens_q has {len(cu_q)} entries and cu_seqlens_k {len(cu_k)}; "
-                         "both are B + 1")
+    cu_q, cu_k = _check_prefix_sums(cu_seqlens_q, cu_seqlens_k, q.shape[0], k.shape[0],
+                                    q.device)
     lens_q = [b - a for a, b in zip(cu_q, cu_q[1:], strict=False)]
     lens_k = [b - a for a, b in zip(cu_k, cu_k[1:], strict=False)]
     max_q = _check_max("max_seqlen_q", max_seqlen_q, max(lens_q, default=0))
     max_k = _check_max("max_seqlen_k", max_seqlen_k, max(lens_k, default=0))
     total_q, hq, d = q.shape
-    hkv, dv = k.shape[1], v.shape[2]
+    dv = v.shape[2]
     scale = d**-0.5 if scale is None else check_scale(scale)
     precision = dot_precision(q.dtype, input_precision)
     out = prepare_out(out, (total_q, hq, dv), q,
                       inputs=(("q", q), ("k", k), ("v", v)))
     lse = torch.empty((hq, total_q), dtype=torch.float32, device=q.device) if return_lse else None
-    batch = len(lens_q)
-    if total_q == 0 or batch == 0:
+    if total_q == 0 or not lens_q:
         return _results(out, lse, return_lse)
+    with _on_device_of(q):
+        launch_varlen(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, lens_k, max_q, max_k,
+                      causal=causal, scale=scale, top_left=alignment == "top_left",
+                      window=window, precision=precision)
+    return _results(out, lse, return_lse)
+
+
+def launch_varlen(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+    lse: torch.Tensor | None, cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor,
+    lens_k: list[int], max_q: int, max_k: int, *, causal: bool, scale: float, top_left: bool,
+    window: tuple[int | None, int | None] | None, precision: str,
+) -> None:
+    """The varlen kernel over checked inputs, on the current device: the
+    lengths are already on the host (``lens_k``, ``max_*``), so nothing here
+    waits for the device."""
+    total_q, hq, d = q.shape
+    hkv, dv = k.shape[1], v.shape[2]
+    batch = len(lens_k)
     dims = AttentionDims(batch, hq, hkv, max_q, max_k, d, dv, scale, 0)
     # Clipped by the longest pair: a side that wide excludes no key of any sequence.
     sizes, flags = window_args(launch_window(window, causal, max_q + max_k))
-    top_left = alignment == "top_left"
     tune = _tuning_key("varlen", max_q, max_k, d, dv, causal, top_left, precision, q.dtype,
                        out.dtype, *flags.values())
-    with _on_device_of(q):
-        _launch(
-            _varlen_kernel, _varlen_tuned, lambda block_m: (_cdiv(max_q, block_m) * batch * hq,),
-            tune, prefill_config(q.dtype, precision, d, dv),
-            (q, k, v, out, lse if lse is not None else out, cu_seqlens_q, cu_seqlens_k,
-             _shifts(v, lens_k), max_q, total_q, hq, hq // hkv, d, dv, *sizes,
-             _length_bucket(max_q), _length_bucket(max_k),
-             *q.stride(), *k.stride(), *v.stride(), *out.stride(), scale * LOG2E),
-            dict(**_head_meta(dims), CAUSAL=causal, TOP_LEFT=top_left, NEG_SCALE=scale < 0,
-                 STORE_LSE=lse is not None, PRECISION=precision, **flags),
-        )
-    return _results(out, lse, return_lse)
+    _launch(
+        _varlen_kernel, _varlen_tuned, lambda block_m: (_cdiv(max_q, block_m) * batch * hq,),
+        tune, prefill_config(q.dtype, precision, d, dv),
+        (q, k, v, out, lse if lse is not None else out, cu_seqlens_q, cu_seqlens_k,
+         _shifts(v, lens_k), max_q, total_q, hq, hq // hkv, d, dv, *sizes,
+         _length_bucket(max_q), _length_bucket(max_k),
+         *q.stride(), *k.stride(), *v.stride(), *out.stride(), scale * LOG2E),
+        dict(**_head_meta(dims), CAUSAL=causal, TOP_LEFT=top_left, NEG_SCALE=scale < 0,
+             STORE_LSE=lse is not None, PRECISION=precision, **flags),
+    )
 
 
 def flash_attention_paged(
