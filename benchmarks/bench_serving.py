@@ -12,7 +12,7 @@ with ``triton.testing.do_bench`` (median, L2 cleared between runs):
   same keys contiguous.  Bandwidth is the K and V bytes every call must read.
   The paged kernel is also timed alone (``launch_decode``, without the
   launcher's checks and its sync), to tell the kernel's share of a gap from
-  the launcher's.
+  the launcher's; so is the varlen kernel (``launch_varlen``).
 * **windowed prefill**: ``window=(W, 0)`` causal against dense causal at the
   same length, both as TFLOP/s of visible pairs (a window skips whole blocks,
   so at best it runs as fast per visible key as the dense kernel).
@@ -119,6 +119,28 @@ class Bench:
                     qp, kp, vp, cu, cu, max_seqlen_q=n, max_seqlen_k=n, causal=True),
                 work, "TFLOP/s")
             self.ratio(row, base, "vs_dense")
+            alone = self.record("varlen", {"tokens": total, "lengths": name},
+                                "varlen kernel alone",
+                                self.varlen_kernel(qp, kp, vp, cu, lengths), work, "TFLOP/s")
+            self.ratio(alone, base, "vs_dense")
+
+    def varlen_kernel(self, q, k, v, cu, lengths) -> Callable[[], object]:
+        """The varlen launch without the launcher's checks and their sync."""
+        from attnfuzz.kernels._checks import dot_precision
+        from attnfuzz.kernels._tiles import _on_device_of
+        from attnfuzz.kernels.serving import launch_varlen
+
+        out = self.torch.empty_like(q)
+        n = max(lengths)
+        precision = dot_precision(q.dtype, "ieee")
+
+        def run():
+            with _on_device_of(q):
+                launch_varlen(q, k, v, out, None, cu, cu, list(lengths), n, n, causal=True,
+                              scale=q.shape[-1] ** -0.5, top_left=False, window=None,
+                              precision=precision)
+            return out
+        return run
 
     # -- paged decode ----------------------------------------------------------------------
 
