@@ -6,8 +6,8 @@ directory, with only the user module's directory on ``PYTHONPATH``.  Dumps
 come from the planted-bug functions of ``tests/user_attention.py`` (written
 with ``harness.write_dump``, their diagnosis from a real run), from backward
 bugs planted on top of them (``GRAD_MODULE``), from ``sdpa_math``'s backward,
-from the committed GPU dumps of PyTorch's SDPA backends, and from a crashing
-function.  Cases are fixed; their values come from their own seeds.
+from the committed GPU dumps of PyTorch's SDPA backends, from FlexAttention
+on the CPU, and from a crashing function.  Cases are fixed; their values come from their own seeds.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import torch
 from attnfuzz.properties import checks, implementations
 from attnfuzz.properties.checks.execution import execute_backward
 from attnfuzz.properties.checks.gradients import gradient_oracle
+from attnfuzz.properties.implementations import flex as flex_impl
 from attnfuzz.properties.model.cases import AttentionCase, MatmulCase, with_inputs
 from attnfuzz.properties.model.layouts import named
 from attnfuzz.properties.model.values import Values
@@ -196,6 +197,10 @@ def test_a_dump_of_a_correct_function_by_file_path_passes(tmp_path):
     script = tmp_path / "repro.py"
     text = _export(dump, script)
     assert runpy.run_path(str(script), run_name="repro")["MODULE"] == str(user), text[:2000]
+    # The header names the file; a path longer than a line is not broken, and
+    # a linter over a repository that keeps the script is told why.
+    long = [ln for ln in text.splitlines() if len(ln) > 100]  # ruff's limit here
+    assert all(ln.endswith("  # noqa: E501") for ln in long), long
     run = _run(script, tmp_path)  # imported by its path: nothing on PYTHONPATH
     assert run.returncode == 0, run.stdout + run.stderr
     assert "OK: within bound" in run.stdout
@@ -407,6 +412,37 @@ def test_a_windowed_sdpa_dump_runs_its_window(tmp_path, name):
     mask = 'kwargs["attn_mask"] = visible('
     assert text.count(mask) == 1
     unmasked.write_text(text.replace(mask, "unused = visible("))
+    run = _run(unmasked, tmp_path)
+    assert run.returncode == 1 and "FAIL out" in run.stdout, run.stdout + run.stderr
+
+
+# FlexAttention on the CPU (its reference path) under a GQA, windowed, causal
+# top-left mask: right there, so the script passes, and fails once its mask is
+# dropped or its window is moved.
+FLEX_CASE = replace(CASES["attnfuzz"], dtype="float32", d=16, dv=16, sq=6, sk=9,
+                    alignment="top_left", window=(2, 0))
+
+
+@pytest.mark.skipif(not flex_impl.IMPLEMENTATIONS, reason="this torch has no FlexAttention")
+def test_a_flex_dump_runs_flex_with_the_cases_mask(tmp_path):
+    dump = _dump(tmp_path / "dumps", "flex", FLEX_CASE)
+    assert not harness.load_dump(dump)[1]["diagnosis"], "flex passes this case on the CPU"
+    script = tmp_path / "repro.py"
+    text = _export(dump, script)
+    assert 'IMPLEMENTATION = "flex"' in text and "flex_attention" in _prose(text)
+    run = _run(script, tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "OK: within bound" in run.stdout, run.stdout
+    # The window is the reference's (one more key on the left disagrees with the
+    # embedded oracle) and the call's (the call without its mask fails).
+    wider = tmp_path / "wider.py"
+    wider.write_text(text.replace("WINDOW = (2, 0)", "WINDOW = (3, 0)"))
+    run = _run(wider, tmp_path)
+    assert run.returncode == 2 and "reference disagrees" in run.stderr, run.stdout + run.stderr
+    mask = 'kwargs["block_mask"] = '
+    assert text.count(mask) == 1
+    unmasked = tmp_path / "unmasked.py"
+    unmasked.write_text(text.replace(mask, "unused = "))
     run = _run(unmasked, tmp_path)
     assert run.returncode == 1 and "FAIL out" in run.stdout, run.stdout + run.stderr
 

@@ -38,7 +38,8 @@ test).  It reads top to bottom:
 
 Exported are oracle and gradients dumps (other properties compare runs with
 each other, which only attnfuzz can redo) of PyTorch's SDPA backends
-(``sdpa_*``) and of imported ``MODULE:FUNCTION@CONVENTION`` functions.
+(``sdpa_*``), of FlexAttention (``flex``) and of imported
+``MODULE:FUNCTION@CONVENTION`` functions.
 attnfuzz's own kernels are refused: their upstream is this project, and
 ``attnfuzz replay`` is their reproducer.  A crash dump's script makes the
 call and lets the exception show; a dump written when the GPU faulted (no
@@ -110,7 +111,7 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     if target is None or not isinstance(case, AttentionCase):
         raise ExportError(
             f"{where}: {impl} is not exported (use attnfuzz replay); --export writes scripts "
-            "for sdpa_* backends and MODULE:FUNCTION functions"
+            "for sdpa_* backends, flex and MODULE:FUNCTION functions"
         )
     if case.window is not None and target[0] == "imported" and target[3] == "sdpa":
         raise ExportError(f"{where}: a sliding-window case of the sdpa convention, which has "
@@ -152,9 +153,12 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
 
 
 def _target(impl: str) -> tuple[str, ...] | None:
-    """("sdpa", name, backend), ("imported", module, function, convention) or None."""
+    """("sdpa", name, backend), ("flex", "flex"), ("imported", module, function,
+    convention) or None."""
     if impl in sdpa.BACKENDS:
         return ("sdpa", impl, sdpa.BACKENDS[impl])
+    if impl == "flex":
+        return ("flex", impl)
     if ":" not in impl:
         return None
     target = impl.partition("#")[0]  # a declared support spec does not change the call
@@ -170,6 +174,11 @@ def _describe_target(target: tuple[str, ...]) -> str:
     if target[0] == "sdpa":
         return (f"{target[1]}: torch.nn.functional.scaled_dot_product_attention, pinned to "
                 f"SDPBackend.{target[2]} with torch.nn.attention.sdpa_kernel")
+    if target[0] == "flex":
+        return ("flex: torch.nn.attention.flex_attention.flex_attention, compiled with "
+                "torch.compile (dynamic=False, fullgraph=True) on CUDA and uncompiled (its "
+                "reference path) on the CPU; the mask a BlockMask from create_block_mask, GQA "
+                "by enable_gqa=True, the LSE requested with the output")
     _, module, function, convention = target
     how = conventions.CONVENTIONS[convention].description
     return f"{function} from {module}, called by the {convention} convention ({how})"
@@ -223,7 +232,10 @@ def _comment(text: str, indent: str = "", hang: str = "") -> list[str]:
     prefix = f"{indent}# "
     lines = textwrap.wrap(text, WIDTH - len(prefix), break_long_words=False,
                           break_on_hyphens=False, subsequent_indent=hang)
-    return [f"{prefix}{line}".replace(NBSP, " ").rstrip() for line in lines] or [prefix.rstrip()]
+    lines = [f"{prefix}{line}".replace(NBSP, " ").rstrip() for line in lines] or [prefix.rstrip()]
+    # A word longer than a line (a path, an implementation spec) stays whole: a
+    # linter run over a repository that keeps the script is told so.
+    return [line + "  # noqa: E501" if len(line) > WIDTH else line for line in lines]
 
 
 def _first_line(text: object) -> str:
@@ -322,6 +334,8 @@ def _imports(case: AttentionCase, target: tuple[str, ...]) -> str:
         if case.causal and case.window is None:
             bias = "causal_lower_right" if case.alignment == "bottom_right" else "causal_upper_left"
             lines.append(f"from torch.nn.attention.bias import {bias}")
+    if target[0] == "flex":
+        lines.append("from torch.nn.attention import flex_attention as flex")
     return "\n".join(lines)
 
 
@@ -343,7 +357,7 @@ def _settings(case: AttentionCase, target: tuple[str, ...], device: str) -> str:
     lines = [
         "# The case, as attnfuzz drew it.",
         *_literal("CASE", case.describe()),
-        *_literal("IMPLEMENTATION", target[1] if target[0] == "sdpa" else
+        *_literal("IMPLEMENTATION", target[1] if target[0] != "imported" else
                   f"{target[1]}:{target[2]}@{target[3]}"),
         f"CAUSAL = {case.causal}",
         f"ALIGNMENT = {json.dumps(case.alignment)}  # if CAUSAL or WINDOW: {alignment}",
@@ -463,6 +477,8 @@ def inputs(device: str = "cpu") -> dict[str, torch.Tensor]:
 def _call(case: AttentionCase, target: tuple[str, ...]) -> str:
     if target[0] == "sdpa":
         return _sdpa_call(case, target[2])
+    if target[0] == "flex":
+        return _FLEX_CALL
     return _imported_call(target[3])
 
 
@@ -497,6 +513,41 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
     ]
     return "\n".join(lines)
 
+
+_FLEX_CALL = '''
+def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """The call under test, as attnfuzz makes it: FlexAttention compiled on CUDA."""
+    sq, sk = q.shape[2], k.shape[2]
+    shift = sk - sq if ALIGNMENT == "bottom_right" else 0
+    left, right = WINDOW or (None, None)
+
+    def visible(b, h, q_idx, kv_idx):  # the mask as a mask_mod
+        rel = kv_idx - q_idx - shift
+        seen = rel <= 0 if CAUSAL else rel == rel
+        if left is not None:
+            seen = seen & (rel >= -left)
+        if right is not None:
+            seen = seen & (rel <= right)
+        return seen
+
+    kwargs = {"scale": SCALE, "return_aux": flex.AuxRequest(lse=True)}
+    if CAUSAL or WINDOW is not None:
+        kwargs["block_mask"] = flex.create_block_mask(visible, None, None, sq, sk,
+                                                      device=q.device)
+    if q.shape[1] != k.shape[1]:
+        kwargs["enable_gqa"] = True  # KV heads are shared, not repeated
+    # On the CPU FlexAttention has only its uncompiled reference path.
+    fn = (torch.compile(flex.flex_attention, dynamic=False, fullgraph=True) if q.is_cuda
+          else flex.flex_attention)
+    # TF32 for this call only, as attnfuzz sets it: a backward runs with it restored.
+    tf32 = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = INPUT_PRECISION == "tf32"
+    try:
+        out, aux = fn(q, k, v, **kwargs)
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+    return {"out": out} if aux.lse is None else {"out": out, "lse": aux.lse}
+'''
 
 _FUNCTION_CODE = '''
 def function():
