@@ -66,14 +66,17 @@ def test_wide_draws_keep_the_oracle_small(case, dec):
             assert c.batch * c.hq * c.sq * c.sk <= max(S.WIDE_LOGITS, c.batch * c.hq * c.sq)
 
 
+# What the strategies reach is a claim about them, not a search: these draw the
+# same examples every run (derandomize), so a rare branch cannot be missed by
+# one seed in many.
 def test_wide_draws_launch_more_than_a_thousand_kv_programs():
     # Merge counters and split partials sized by B * Hkv * tiles pass 1024 only here.
     found = find(S.attention_cases(decode=True, wide=True), lambda c: c.batch * c.hkv > 1024,
-                 settings=settings(max_examples=500, database=None))
+                 settings=settings(max_examples=500, database=None, derandomize=True))
     assert found.sq <= S.WIDE_ROWS
     with pytest.raises(NoSuchExample):
         find(S.attention_cases(wide=False), lambda c: c.batch * c.hkv > 6,
-             settings=settings(max_examples=300, database=None))
+             settings=settings(max_examples=300, database=None, derandomize=True))
 
 
 def _tiles(c) -> int:
@@ -104,12 +107,12 @@ def test_fitting_a_drawn_case_to_tiles_keeps_all_but_its_heads_and_batch(case, b
 def test_a_tile_budget_keeps_batches_and_heads_of_small_cases():
     found = find(S.attention_cases(max_tiles=8, wide=False, long=False),
                  lambda c: c.batch == 2 and c.hkv == 2 and c.sq > 1,
-                 settings=settings(max_examples=500, database=None))
+                 settings=settings(max_examples=500, database=None, derandomize=True))
     assert _tiles(found) <= 8
     # Cases this wide and long are drawn without the budget.
     find(S.attention_cases(max_tiles=10**6, wide=False, long=False),
          lambda c: c.batch == 2 and c.hkv == 3 and c.sq > 64 and c.sk > 64,
-         settings=settings(max_examples=1000, database=None))
+         settings=settings(max_examples=1000, database=None, derandomize=True))
 
 
 BAD_ARGUMENTS = [
@@ -136,7 +139,7 @@ def test_bad_arguments_raise_at_once(kwargs, message):
 def test_gqa_groups_that_are_not_powers_of_two_are_drawn(group):
     # Qwen3-14B: 40 query heads over 8 KV heads.
     found = find(S.attention_cases(), lambda c: c.group == group,
-                 settings=settings(max_examples=500, database=None))
+                 settings=settings(max_examples=500, database=None, derandomize=True))
     assert found.hq == found.hkv * group
 
 
@@ -145,7 +148,8 @@ def test_the_whole_case_space_is_reached():
     where asked for (a GPU's default), decode caches long enough to split."""
     seen: dict[str, set] = {"d": set(), "hq": set(), "long": set(), "decode_sk": set()}
 
-    @settings(max_examples=300, database=None, deadline=None)
+    # Derandomized, as above: a random seed left 256 out of 300 draws once.
+    @settings(max_examples=300, database=None, deadline=None, derandomize=True)
     @given(S.attention_cases(long=True), S.attention_cases(decode=True, long=True))
     def draw(case, dec):
         seen["d"].add(case.d)
