@@ -47,6 +47,7 @@ _PUBLIC = {
     "flash_decode": "attnfuzz.kernels",
     "flash_attention_varlen": "attnfuzz.kernels",
     "flash_attention_paged": "attnfuzz.kernels",
+    "plan_paged": "attnfuzz.kernels",
     "attention_cases": "attnfuzz.properties.strategies",
     "matmul_cases": "attnfuzz.properties.strategies",
     "softmax_cases": "attnfuzz.properties.strategies",

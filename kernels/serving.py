@@ -36,12 +36,15 @@ untuned (on a GPU, lengths past ``TUNE_MIN_SEQ`` are tuned and may take
 other tiles).  The launchers copy ``cu_seqlens``/``cache_seqlens`` to the
 host to validate them, and check the table entries a sequence uses on the
 device (a bad offset would otherwise read another sequence's memory
-silently); that costs one device synchronisation per call.
+silently); that costs one device synchronisation per call.  A paged batch
+can be checked once for many calls instead (``plan_paged``): a decode step
+makes the same call in every layer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import torch
 import triton
@@ -433,6 +436,87 @@ def launch_varlen(
     )
 
 
+class PagedPlan(NamedTuple):
+    """``plan_paged``'s result: a paged batch's table and lengths, checked."""
+
+    block_table: torch.Tensor
+    cache_seqlens: torch.Tensor
+    table: torch.Tensor  # block_table with unit stride along a row, as the kernels read it
+    lengths: tuple[int, ...]
+    sq: int
+    page_size: int
+    num_pages: int
+    versions: tuple[int | None, int | None]  # of block_table and cache_seqlens when checked
+
+
+def _version(t: torch.Tensor) -> int | None:
+    """The count of t's in-place writes through torch; None for a tensor made
+    under ``torch.inference_mode``, which keeps no count."""
+    return None if t.is_inference() else t._version
+
+
+def _table(block_table: object, batch: int | None, device: torch.device | None) -> torch.Tensor:
+    if not isinstance(block_table, torch.Tensor) or block_table.ndim != 2:
+        raise TypeError("block_table must be a 2-D torch.Tensor (B, max_pages_per_seq)")
+    if block_table.dtype != torch.int32:
+        raise TypeError(f"block_table has dtype {block_table.dtype}; expected torch.int32")
+    if (device is not None and block_table.device != device
+            or batch is not None and block_table.shape[0] != batch):
+        raise ValueError(f"block_table must be ({batch}, max_pages_per_seq) on {device}; "
+                         f"got {tuple(block_table.shape)} on {block_table.device}")
+    return block_table.contiguous()  # the kernel reads a row's entries at unit stride
+
+
+def _positive(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise TypeError(f"{name} must be a positive int, got {value!r}")
+    return value
+
+
+def plan_paged(block_table: torch.Tensor, cache_seqlens: torch.Tensor, *, sq: int,
+               page_size: int, num_pages: int) -> PagedPlan:
+    """Check a paged batch's ``block_table`` and ``cache_seqlens`` once, for
+    every ``flash_attention_paged(..., plan=)`` call over them.
+
+    Unplanned, each call checks them, and the check waits for the device
+    (the lengths come to the host).  A decode step makes the same call in
+    every layer: planned once, those calls wait for nothing.  ``sq`` is the
+    new tokens per sequence, ``page_size`` and ``num_pages`` the caches'.
+    The plan holds while both tensors are unchanged: a call refuses it once
+    either was written in place through torch; after writing them any
+    other way (a custom kernel, a CUDA graph), or writing tensors made under
+    ``torch.inference_mode`` (which count no writes), plan again.
+    """
+    table = _table(block_table, None, None)
+    sq, page_size = _positive("sq", sq), _positive("page_size", page_size)
+    num_pages = _positive("num_pages", num_pages)
+    lens = _check_table(table, cache_seqlens, sq, page_size, num_pages)
+    return PagedPlan(block_table, cache_seqlens, table, tuple(lens), sq, page_size, num_pages,
+                     (_version(block_table), _version(cache_seqlens)))
+
+
+def _planned(plan: object, block_table: object, cache_seqlens: object, q: torch.Tensor,
+             page: int, num_pages: int) -> PagedPlan:
+    """``plan``, once it is known to be for this call's tensors and shapes."""
+    if not isinstance(plan, PagedPlan):
+        raise TypeError(f"plan must be plan_paged's PagedPlan or None, got {type(plan).__name__}")
+    if block_table is not plan.block_table or cache_seqlens is not plan.cache_seqlens:
+        raise ValueError("plan was made for another block_table or cache_seqlens: pass the "
+                         "tensors it was made for, or plan these")
+    if (_version(block_table), _version(cache_seqlens)) != plan.versions:
+        raise ValueError("block_table or cache_seqlens was written since the plan was made; "
+                         "plan again")
+    given = {"sq": q.shape[2], "page_size": page, "num_pages": num_pages}
+    for name, value in given.items():
+        if getattr(plan, name) != value:
+            raise ValueError(f"plan was made for {name}={getattr(plan, name)}, but this call "
+                             f"has {name}={value}")
+    if plan.table.device != q.device or plan.table.shape[0] != q.shape[0]:
+        raise ValueError(f"plan's block_table is ({plan.table.shape[0]}, ...) on "
+                         f"{plan.table.device}; q has batch {q.shape[0]} on {q.device}")
+    return plan
+
+
 def flash_attention_paged(
     q: torch.Tensor,
     k_cache: torch.Tensor,
@@ -446,6 +530,7 @@ def flash_attention_paged(
     input_precision: str = "ieee",
     return_lse: bool = False,
     out: torch.Tensor | None = None,
+    plan: PagedPlan | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """Attention of Sq new tokens per sequence over a paged KV cache.
 
@@ -455,7 +540,9 @@ def flash_attention_paged(
     page ``block_table[b, j // page_size]``; ``cache_seqlens`` int32 (B,):
     sequence b's key count, at least Sq (its last Sq keys are the new
     tokens, so ``causal`` is bottom-right).  ``window`` as in
-    ``flash_attention``.  Returns (B, Hq, Sq, Dv) in q's dtype, and with
+    ``flash_attention``.  ``plan``: ``plan_paged``'s of ``block_table`` and
+    ``cache_seqlens``, which this call then does not check again (nor wait
+    for the device).  Returns (B, Hq, Sq, Dv) in q's dtype, and with
     ``return_lse`` the fp32 (B, Hq, Sq) LSE.  Not differentiable.
     """
     q = check_tensor("q", q, ndim=4)
@@ -473,16 +560,12 @@ def flash_attention_paged(
     b, hq, sq, d = q.shape
     num_pages, page, hkv, _ = k_cache.shape
     dv = v_cache.shape[-1]
-    table = block_table
-    if not isinstance(table, torch.Tensor) or table.ndim != 2:
-        raise TypeError("block_table must be a 2-D torch.Tensor (B, max_pages_per_seq)")
-    if table.dtype != torch.int32:
-        raise TypeError(f"block_table has dtype {table.dtype}; expected torch.int32")
-    if table.device != q.device or table.shape[0] != b:
-        raise ValueError(f"block_table must be ({b}, max_pages_per_seq) on {q.device}; "
-                         f"got {tuple(table.shape)} on {table.device}")
-    table = table.contiguous()  # the kernel reads a row's entries at unit stride
-    lens = _check_table(table, cache_seqlens, sq, page, num_pages)
+    if plan is None:
+        table = _table(block_table, b, q.device)
+        lens = _check_table(table, cache_seqlens, sq, page, num_pages)
+    else:
+        plan = _planned(plan, block_table, cache_seqlens, q, page, num_pages)
+        table, lens = plan.table, list(plan.lengths)
     scale = d**-0.5 if scale is None else check_scale(scale)
     precision = dot_precision(q.dtype, input_precision)
     out = prepare_out(out, (b, hq, sq, dv), q,

@@ -26,6 +26,7 @@ KERNEL_FUNCTIONS = (
     "flash_decode",
     "flash_attention_varlen",
     "flash_attention_paged",
+    "plan_paged",
 )
 
 
@@ -39,7 +40,7 @@ def _modules() -> list[str]:
     return [n for n in names if not n.endswith("__main__")]
 
 
-def test_kernels_export_the_nine_functions():
+def test_kernels_export_the_ten_functions():
     from attnfuzz import kernels
 
     assert sorted(kernels.__all__) == sorted(KERNEL_FUNCTIONS)

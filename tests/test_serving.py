@@ -23,6 +23,7 @@ from attnfuzz.kernels import (
     flash_attention_varlen,
     flash_decode,
     flash_prefill,
+    plan_paged,
 )
 from attnfuzz.kernels._checks import dot_precision
 from attnfuzz.kernels.flash import decode_config, uses_decode_path
@@ -131,6 +132,11 @@ def test_paged_is_the_contiguous_cache(dtype, data):
     seqlens = torch.tensor(lens, dtype=torch.int32, device=DEV)
     out, lse = flash_attention_paged(q, kc, vc, table, seqlens, causal=causal, window=window,
                                      return_lse=True)
+    # Planned once (as for every layer of a step), the call gives the same bits.
+    plan = plan_paged(table, seqlens, sq=sq, page_size=page, num_pages=kc.shape[0])
+    planned = flash_attention_paged(q, kc, vc, table, seqlens, causal=causal, window=window,
+                                    return_lse=True, plan=plan)
+    assert _same_bits(planned[0], out) and _same_bits(planned[1], lse)
     split = uses_decode_path(sq, max(lens))
     # The same key ranges as flash_decode plans for the dense batch: its bits,
     # where the paged loop also has its tiles (on a GPU it has more warps,
@@ -223,6 +229,60 @@ PAGED_MISTAKES = [
 def test_paged_mistakes_are_named(change, error, message):
     with pytest.raises(error, match=message):
         flash_attention_paged(**_paged_args(**change))
+
+
+# The table's and the lengths' own mistakes (a plan knows no q, so no batch
+# to hold the table to: a table of one row has lengths of two too many).
+TABLE_MISTAKES = [m for m in PAGED_MISTAKES
+                  if "v_cache" not in m[0] and "must be \\(2," not in m[2]]
+
+
+@pytest.mark.parametrize(("change", "error", "message"), TABLE_MISTAKES)
+def test_a_plan_checks_what_a_call_checks(change, error, message):
+    args = _paged_args(**change)
+    with pytest.raises(error, match=message):
+        plan_paged(args["block_table"], args["cache_seqlens"], sq=3, page_size=4, num_pages=4)
+
+
+def test_a_planned_call_checks_the_table_no_more(monkeypatch):
+    from attnfuzz.kernels import serving
+
+    args = _paged_args()
+    plan = plan_paged(args["block_table"], args["cache_seqlens"], sq=3, page_size=4,
+                      num_pages=4)
+    unplanned = flash_attention_paged(**args)
+
+    def checked(*_):
+        raise AssertionError("a planned call checked its table again")
+
+    monkeypatch.setattr(serving, "_check_table", checked)
+    assert _same_bits(flash_attention_paged(**args, plan=plan), unplanned)
+
+
+def test_a_plan_is_refused_for_other_tensors_shapes_or_after_a_write():
+    args = _paged_args()
+    table, lens = args["block_table"], args["cache_seqlens"]
+    plan = plan_paged(table, lens, sq=3, page_size=4, num_pages=4)
+    k4 = torch.zeros(5, 4, 1, 8, device=DEV)
+    refused = [
+        (dict(block_table=table.clone()), "made for another block_table"),
+        (dict(cache_seqlens=lens.clone()), "made for another block_table or cache_seqlens"),
+        (dict(q=torch.zeros(2, 2, 2, 8, device=DEV)), "made for sq=3, but this call has sq=2"),
+        (dict(k_cache=k4, v_cache=k4), "made for num_pages=4, but this call has num_pages=5"),
+        (dict(k_cache=torch.zeros(2, 8, 1, 8, device=DEV),
+              v_cache=torch.zeros(2, 8, 1, 8, device=DEV)), "made for page_size=4"),
+    ]
+    for change, message in refused:
+        with pytest.raises(ValueError, match=message):
+            flash_attention_paged(**{**args, **change}, plan=plan)
+    with pytest.raises(TypeError, match="plan must be plan_paged's PagedPlan"):
+        flash_attention_paged(**args, plan=(table, lens))
+    for bad in (dict(sq=0), dict(page_size=True), dict(num_pages=2.0)):
+        with pytest.raises(TypeError, match="must be a positive int"):
+            plan_paged(table, lens, **{"sq": 3, "page_size": 4, "num_pages": 4, **bad})
+    lens[1] = 4  # a write in place: the lengths the plan holds are stale
+    with pytest.raises(ValueError, match="written since the plan was made; plan again"):
+        flash_attention_paged(**args, plan=plan)
 
 
 def test_an_unused_table_entry_may_name_any_page():
