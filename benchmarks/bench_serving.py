@@ -10,9 +10,10 @@ with ``triton.testing.do_bench`` (median, L2 cleared between runs):
 * **paged decode** (Sq = 1): ``flash_attention_paged`` over shuffled pages of
   16, 64 and 256 keys against ``flash_decode`` and SDPA's cuDNN backend on the
   same keys contiguous.  Bandwidth is the K and V bytes every call must read.
-  The paged kernel is also timed alone (``launch_decode``, without the
-  launcher's checks and its sync), to tell the kernel's share of a gap from
-  the launcher's; so is the varlen kernel (``launch_varlen``).
+  The paged call is also timed with a plan (``plan_paged``: checked once,
+  no sync a call) and the paged kernel alone (``launch_decode``, without the
+  launcher's checks), to tell the kernel's share of a gap from the
+  launcher's; so is the varlen kernel (``launch_varlen``).
 * **windowed prefill**: ``window=(W, 0)`` causal against dense causal at the
   same length, both as TFLOP/s of visible pairs (a window skips whole blocks,
   so at best it runs as fast per visible key as the dense kernel).
@@ -148,7 +149,7 @@ class Bench:
         import torch.nn.functional as F
         from torch.nn.attention import SDPBackend, sdpa_kernel
 
-        from attnfuzz.kernels import flash_attention_paged, flash_decode
+        from attnfuzz.kernels import flash_attention_paged, flash_decode, plan_paged
 
         torch = self.torch
         hq, hkv, d = self.heads
@@ -185,6 +186,14 @@ class Bench:
                         flash_attention_paged(q, *caches, table, seqlens),
                     nbytes, "TB/s")
                 self.ratio(row, base, "vs_flash_decode")
+                # Planned once, as a step's layers share one plan: no sync a call.
+                plan = plan_paged(table, seqlens, sq=1, page_size=page, num_pages=pages)
+                planned = self.record(
+                    "decode", {**point, "page": page}, "paged, planned",
+                    lambda q=q, caches=caches, table=table, seqlens=seqlens, plan=plan:
+                        flash_attention_paged(q, *caches, table, seqlens, plan=plan),
+                    nbytes, "TB/s")
+                self.ratio(planned, base, "vs_flash_decode")
                 # The paged kernel alone (no checks, no sync): what of the gap
                 # is the kernel's and what the launcher's.
                 alone = self.record(
