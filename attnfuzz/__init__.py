@@ -48,6 +48,7 @@ _PUBLIC = {
     "flash_attention_varlen": "attnfuzz.kernels",
     "flash_attention_paged": "attnfuzz.kernels",
     "plan_paged": "attnfuzz.kernels",
+    "plan_varlen": "attnfuzz.kernels",
     "attention_cases": "attnfuzz.properties.strategies",
     "matmul_cases": "attnfuzz.properties.strategies",
     "softmax_cases": "attnfuzz.properties.strategies",

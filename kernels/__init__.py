@@ -14,7 +14,7 @@ kernels on the CPU; ``import attnfuzz`` chooses the backend first.
 from .flash import flash_attention, flash_decode, flash_prefill
 from .nt_matmul import matmul_nt
 from .row_softmax import softmax
-from .serving import flash_attention_paged, flash_attention_varlen, plan_paged
+from .serving import flash_attention_paged, flash_attention_varlen, plan_paged, plan_varlen
 from .three_kernel_attention import naive_attention
 from .tiled_matmul import matmul
 
@@ -28,5 +28,6 @@ __all__ = [
     "matmul_nt",
     "naive_attention",
     "plan_paged",
+    "plan_varlen",
     "softmax",
 ]

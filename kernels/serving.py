@@ -36,9 +36,9 @@ untuned (on a GPU, lengths past ``TUNE_MIN_SEQ`` are tuned and may take
 other tiles).  The launchers copy ``cu_seqlens``/``cache_seqlens`` to the
 host to validate them, and check the table entries a sequence uses on the
 device (a bad offset would otherwise read another sequence's memory
-silently); that costs one device synchronisation per call.  A paged batch
-can be checked once for many calls instead (``plan_paged``): a decode step
-makes the same call in every layer.
+silently); that costs one device synchronisation per call.  A batch can be
+checked once for many calls instead (``plan_varlen``, ``plan_paged``): a
+model makes the same call in every layer.
 """
 
 from __future__ import annotations
@@ -260,10 +260,11 @@ def _check_index(name: str, t: object, size: int | None, device: torch.device) -
     return t
 
 
-def _check_prefix_sums(cu_seqlens_q: object, cu_seqlens_k: object, total_q: int, total_k: int,
-                       device: torch.device) -> tuple[list[int], list[int]]:
-    """Both prefix sums on the host, checked; one copy for both (each copy
-    waits for the device)."""
+def _check_prefix_sums(cu_seqlens_q: object, cu_seqlens_k: object, total_q: int | None,
+                       total_k: int | None, device: torch.device | None,
+                       ) -> tuple[list[int], list[int]]:
+    """Both prefix sums on the host, checked (against the packed tensors'
+    rows where given); one copy for both (each copy waits for the device)."""
     tq = _check_index("cu_seqlens_q", cu_seqlens_q, None, device)
     tk = _check_index("cu_seqlens_k", cu_seqlens_k, None, device)
     both = torch.cat([tq, tk]).tolist()
@@ -274,7 +275,7 @@ def _check_prefix_sums(cu_seqlens_q: object, cu_seqlens_k: object, total_q: int,
                              f"got {cu[:1]}")
         if any(b < a for a, b in zip(cu, cu[1:], strict=False)):
             raise ValueError(f"{name} must not decrease (sequence lengths are >= 0)")
-        if cu[-1] != total:
+        if total is not None and cu[-1] != total:
             raise ValueError(f"{name} ends at {cu[-1]}, but the packed tensor has {total} rows")
     if len(cu_q) != len(cu_k):
         raise ValueError(f"cu_seqlens_q has {len(cu_q)} entries and cu_seqlens_k {len(cu_k)}; "
@@ -345,6 +346,76 @@ def _results(out: torch.Tensor, lse: torch.Tensor | None, return_lse: bool):
     return (out, lse) if return_lse else out
 
 
+# --------------------------------------------------------------------------
+# Plans: a batch's lengths checked once for the calls of every layer
+# --------------------------------------------------------------------------
+
+
+def _version(t: torch.Tensor) -> int | None:
+    """The count of t's in-place writes through torch; None for a tensor made
+    under ``torch.inference_mode``, which keeps no count."""
+    return None if t.is_inference() else t._version
+
+
+def _unchanged(plan: object, kind: type, given: tuple[tuple[str, object], ...]) -> None:
+    """Refuse a plan of another kind, for other tensors than ``given``'s (name,
+    tensor) pairs, or for tensors written since it was made."""
+    if not isinstance(plan, kind):
+        raise TypeError(f"plan must be a {kind.__name__} or None, got {type(plan).__name__}")
+    names = " or ".join(name for name, _ in given)
+    if any(t is not p for (_, t), p in zip(given, plan.inputs, strict=True)):
+        raise ValueError(f"plan was made for another {names}: pass the tensors it was made "
+                         "for, or plan these")
+    if tuple(_version(t) for _, t in given) != plan.versions:
+        raise ValueError(f"{names} was written since the plan was made; plan again")
+
+
+def _same(given: dict[str, tuple[int, int]]) -> None:
+    """Refuse a plan made for other sizes: name -> (planned, this call's)."""
+    for name, (planned, actual) in given.items():
+        if planned != actual:
+            raise ValueError(f"plan was made for {name}={planned}, but this call has "
+                             f"{name}={actual}")
+
+
+class VarlenPlan(NamedTuple):
+    """``plan_varlen``'s result: a packed batch's prefix sums, checked."""
+
+    cu_seqlens_q: torch.Tensor
+    cu_seqlens_k: torch.Tensor
+    cu_q: tuple[int, ...]  # on the host
+    cu_k: tuple[int, ...]
+    versions: tuple[int | None, int | None]  # of cu_seqlens_q and cu_seqlens_k when checked
+
+    @property
+    def inputs(self) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.cu_seqlens_q, self.cu_seqlens_k
+
+
+def plan_varlen(cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor) -> VarlenPlan:
+    """Check a packed batch's ``cu_seqlens_q`` and ``cu_seqlens_k`` once, for
+    every ``flash_attention_varlen(..., plan=)`` call over them.
+
+    Unplanned, each call brings them to the host to check them, which waits
+    for the device; a model's forward makes the same call in every layer.
+    The plan holds while both are unchanged, as ``plan_paged``'s does.
+    """
+    device = cu_seqlens_q.device if isinstance(cu_seqlens_q, torch.Tensor) else None
+    cu_q, cu_k = _check_prefix_sums(cu_seqlens_q, cu_seqlens_k, None, None, device)
+    return VarlenPlan(cu_seqlens_q, cu_seqlens_k, tuple(cu_q), tuple(cu_k),
+                      (_version(cu_seqlens_q), _version(cu_seqlens_k)))
+
+
+def _planned_varlen(plan: object, cu_seqlens_q: object, cu_seqlens_k: object, q: torch.Tensor,
+                    total_k: int) -> tuple[list[int], list[int]]:
+    _unchanged(plan, VarlenPlan, (("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k)))
+    _same({"total_q": (plan.cu_q[-1], q.shape[0]), "total_k": (plan.cu_k[-1], total_k)})
+    if plan.cu_seqlens_q.device != q.device:
+        raise ValueError(f"plan's cu_seqlens_q is on {plan.cu_seqlens_q.device}; q is on "
+                         f"{q.device}")
+    return list(plan.cu_q), list(plan.cu_k)
+
+
 def flash_attention_varlen(
     q: torch.Tensor,
     k: torch.Tensor,
@@ -361,6 +432,7 @@ def flash_attention_varlen(
     input_precision: str = "ieee",
     return_lse: bool = False,
     out: torch.Tensor | None = None,
+    plan: VarlenPlan | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """Attention over a packed batch of sequences of different lengths.
 
@@ -370,8 +442,10 @@ def flash_attention_varlen(
     Sequence b's queries attend to its own keys only, with ``causal``,
     ``alignment`` and ``window`` as ``flash_attention`` applies them to a
     (Sq_b, Sk_b) pair.  ``max_seqlen_*`` (default: computed) must be at
-    least the longest sequence.  Returns (total_q, Hq, Dv) in q's dtype, and
-    with ``return_lse`` the fp32 (Hq, total_q) LSE.  Not differentiable.
+    least the longest sequence.  ``plan``: ``plan_varlen``'s of the two
+    prefix sums, which this call then does not check again (nor wait for the
+    device).  Returns (total_q, Hq, Dv) in q's dtype, and with
+    ``return_lse`` the fp32 (Hq, total_q) LSE.  Not differentiable.
     """
     q = check_tensor("q", q, ndim=3)
     k = check_tensor("k", k, ndim=3)
@@ -385,8 +459,11 @@ def flash_attention_varlen(
     check_choice(alignment, "alignment", ALIGNMENTS)
     window = check_window(window)
     check_computable((("q", q), ("k", k), ("v", v)))
-    cu_q, cu_k = _check_prefix_sums(cu_seqlens_q, cu_seqlens_k, q.shape[0], k.shape[0],
-                                    q.device)
+    if plan is None:
+        cu_q, cu_k = _check_prefix_sums(cu_seqlens_q, cu_seqlens_k, q.shape[0], k.shape[0],
+                                        q.device)
+    else:
+        cu_q, cu_k = _planned_varlen(plan, cu_seqlens_q, cu_seqlens_k, q, k.shape[0])
     lens_q = [b - a for a, b in zip(cu_q, cu_q[1:], strict=False)]
     lens_k = [b - a for a, b in zip(cu_k, cu_k[1:], strict=False)]
     max_q = _check_max("max_seqlen_q", max_seqlen_q, max(lens_q, default=0))
@@ -448,11 +525,9 @@ class PagedPlan(NamedTuple):
     num_pages: int
     versions: tuple[int | None, int | None]  # of block_table and cache_seqlens when checked
 
-
-def _version(t: torch.Tensor) -> int | None:
-    """The count of t's in-place writes through torch; None for a tensor made
-    under ``torch.inference_mode``, which keeps no count."""
-    return None if t.is_inference() else t._version
+    @property
+    def inputs(self) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.block_table, self.cache_seqlens
 
 
 def _table(block_table: object, batch: int | None, device: torch.device | None) -> torch.Tensor:
@@ -498,19 +573,9 @@ def plan_paged(block_table: torch.Tensor, cache_seqlens: torch.Tensor, *, sq: in
 def _planned(plan: object, block_table: object, cache_seqlens: object, q: torch.Tensor,
              page: int, num_pages: int) -> PagedPlan:
     """``plan``, once it is known to be for this call's tensors and shapes."""
-    if not isinstance(plan, PagedPlan):
-        raise TypeError(f"plan must be plan_paged's PagedPlan or None, got {type(plan).__name__}")
-    if block_table is not plan.block_table or cache_seqlens is not plan.cache_seqlens:
-        raise ValueError("plan was made for another block_table or cache_seqlens: pass the "
-                         "tensors it was made for, or plan these")
-    if (_version(block_table), _version(cache_seqlens)) != plan.versions:
-        raise ValueError("block_table or cache_seqlens was written since the plan was made; "
-                         "plan again")
-    given = {"sq": q.shape[2], "page_size": page, "num_pages": num_pages}
-    for name, value in given.items():
-        if getattr(plan, name) != value:
-            raise ValueError(f"plan was made for {name}={getattr(plan, name)}, but this call "
-                             f"has {name}={value}")
+    _unchanged(plan, PagedPlan, (("block_table", block_table), ("cache_seqlens", cache_seqlens)))
+    _same({"sq": (plan.sq, q.shape[2]), "page_size": (plan.page_size, page),
+           "num_pages": (plan.num_pages, num_pages)})
     if plan.table.device != q.device or plan.table.shape[0] != q.shape[0]:
         raise ValueError(f"plan's block_table is ({plan.table.shape[0]}, ...) on "
                          f"{plan.table.device}; q has batch {q.shape[0]} on {q.device}")

@@ -27,6 +27,7 @@ KERNEL_FUNCTIONS = (
     "flash_attention_varlen",
     "flash_attention_paged",
     "plan_paged",
+    "plan_varlen",
 )
 
 
@@ -40,7 +41,7 @@ def _modules() -> list[str]:
     return [n for n in names if not n.endswith("__main__")]
 
 
-def test_kernels_export_the_ten_functions():
+def test_kernels_export_the_eleven_functions():
     from attnfuzz import kernels
 
     assert sorted(kernels.__all__) == sorted(KERNEL_FUNCTIONS)

@@ -24,6 +24,7 @@ from attnfuzz.kernels import (
     flash_decode,
     flash_prefill,
     plan_paged,
+    plan_varlen,
 )
 from attnfuzz.kernels._checks import dot_precision
 from attnfuzz.kernels.flash import decode_config, uses_decode_path
@@ -84,9 +85,14 @@ def test_varlen_is_each_sequence_alone(dtype, data):
     q = torch.randn(total_q, hq, d + 3, generator=gen, device=DEV).to(dt)[..., :d]
     k = torch.randn(hkv, total_k, d, generator=gen, device=DEV).to(dt).transpose(0, 1)
     v = torch.randn(total_k, hkv, dv, generator=gen, device=DEV).to(dt)
-    out, lse = flash_attention_varlen(q, k, v, _prefix(lens_q), _prefix(lens_k), causal=causal,
+    cu_q, cu_k = _prefix(lens_q), _prefix(lens_k)
+    out, lse = flash_attention_varlen(q, k, v, cu_q, cu_k, causal=causal,
                                       alignment=alignment, window=window, return_lse=True)
     assert out.shape == (total_q, hq, dv) and lse.shape == (hq, total_q)
+    # Planned once (as for every layer of a forward), the call gives the same bits.
+    planned = flash_attention_varlen(q, k, v, cu_q, cu_k, causal=causal, alignment=alignment,
+                                     window=window, return_lse=True, plan=plan_varlen(cu_q, cu_k))
+    assert _same_bits(planned[0], out) and _same_bits(planned[1], lse)
     scale = d**-0.5
     starts = zip(itertools.accumulate([0, *lens_q]), itertools.accumulate([0, *lens_k]),
                  strict=True)
@@ -195,6 +201,52 @@ def test_varlen_mistakes_are_named(change, error, message):
         flash_attention_varlen(**_varlen_args(**change))
 
 
+# The prefix sums' own mistakes (a plan knows no packed tensor: a call checks
+# the totals against the plan).
+PREFIX_MISTAKES = [m for m in VARLEN_MISTAKES if set(m[0]) <= {"cu_seqlens_q", "cu_seqlens_k"}
+                   and "packed tensor" not in m[2]]
+
+
+@pytest.mark.parametrize(("change", "error", "message"), PREFIX_MISTAKES)
+def test_a_varlen_plan_checks_what_a_call_checks(change, error, message):
+    args = _varlen_args(**change)
+    with pytest.raises(error, match=message):
+        plan_varlen(args["cu_seqlens_q"], args["cu_seqlens_k"])
+
+
+def test_a_varlen_plan_is_used_and_refused_as_a_paged_one(monkeypatch):
+    from attnfuzz.kernels import serving
+
+    args = _varlen_args()
+    cu_q, cu_k = args["cu_seqlens_q"], args["cu_seqlens_k"]
+    plan = plan_varlen(cu_q, cu_k)
+    unplanned = flash_attention_varlen(**args)
+    refused = [
+        (dict(cu_seqlens_q=cu_q.clone()), "made for another cu_seqlens_q or cu_seqlens_k"),
+        (dict(q=torch.zeros(4, 2, 8, device=DEV)), "made for total_q=5, but this call has "
+         "total_q=4"),
+        (dict(k=torch.zeros(6, 1, 8, device=DEV), v=torch.zeros(6, 1, 8, device=DEV)),
+         "made for total_k=7"),
+    ]
+    for change, message in refused:
+        with pytest.raises(ValueError, match=message):
+            flash_attention_varlen(**{**args, **change}, plan=plan)
+    with pytest.raises(TypeError, match="plan must be a VarlenPlan or None, got PagedPlan"):
+        paged = _paged_args()
+        flash_attention_varlen(**args, plan=plan_paged(paged["block_table"],
+                                                       paged["cache_seqlens"], sq=3,
+                                                       page_size=4, num_pages=4))
+
+    def checked(*_):
+        raise AssertionError("a planned call checked its prefix sums again")
+
+    monkeypatch.setattr(serving, "_check_prefix_sums", checked)
+    assert _same_bits(flash_attention_varlen(**args, plan=plan), unplanned)
+    cu_k[1] = 2  # a write in place: the lengths the plan holds are stale
+    with pytest.raises(ValueError, match="written since the plan was made; plan again"):
+        flash_attention_varlen(**args, plan=plan)
+
+
 def _paged_args(**change):
     args = dict(q=torch.zeros(2, 2, 3, 8, device=DEV),
                 k_cache=torch.zeros(4, 4, 1, 8, device=DEV),
@@ -275,7 +327,7 @@ def test_a_plan_is_refused_for_other_tensors_shapes_or_after_a_write():
     for change, message in refused:
         with pytest.raises(ValueError, match=message):
             flash_attention_paged(**{**args, **change}, plan=plan)
-    with pytest.raises(TypeError, match="plan must be plan_paged's PagedPlan"):
+    with pytest.raises(TypeError, match="plan must be a PagedPlan or None, got tuple"):
         flash_attention_paged(**args, plan=(table, lens))
     for bad in (dict(sq=0), dict(page_size=True), dict(num_pages=2.0)):
         with pytest.raises(TypeError, match="must be a positive int"):
