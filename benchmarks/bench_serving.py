@@ -13,7 +13,8 @@ with ``triton.testing.do_bench`` (median, L2 cleared between runs):
   The paged call is also timed with a plan (``plan_paged``: checked once,
   no sync a call) and the paged kernel alone (``launch_decode``, without the
   launcher's checks), to tell the kernel's share of a gap from the
-  launcher's; so is the varlen kernel (``launch_varlen``).
+  launcher's; so are the varlen call (``plan_varlen``) and kernel
+  (``launch_varlen``).
 * **windowed prefill**: ``window=(W, 0)`` causal against dense causal at the
   same length, both as TFLOP/s of visible pairs (a window skips whole blocks,
   so at best it runs as fast per visible key as the dense kernel).
@@ -90,7 +91,7 @@ class Bench:
     # -- varlen prefill --------------------------------------------------------------------
 
     def varlen(self) -> None:
-        from attnfuzz.kernels import flash_attention, flash_attention_varlen
+        from attnfuzz.kernels import flash_attention, flash_attention_varlen, plan_varlen
 
         torch = self.torch
         hq, hkv, d = self.heads
@@ -120,6 +121,14 @@ class Bench:
                     qp, kp, vp, cu, cu, max_seqlen_q=n, max_seqlen_k=n, causal=True),
                 work, "TFLOP/s")
             self.ratio(row, base, "vs_dense")
+            plan = plan_varlen(cu, cu)
+            planned = self.record(
+                "varlen", {"tokens": total, "lengths": name}, "varlen, planned",
+                lambda qp=qp, kp=kp, vp=vp, cu=cu, n=longest, plan=plan:
+                    flash_attention_varlen(qp, kp, vp, cu, cu, max_seqlen_q=n, max_seqlen_k=n,
+                                           causal=True, plan=plan),
+                work, "TFLOP/s")
+            self.ratio(planned, base, "vs_dense")
             alone = self.record("varlen", {"tokens": total, "lengths": name},
                                 "varlen kernel alone",
                                 self.varlen_kernel(qp, kp, vp, cu, lengths), work, "TFLOP/s")
