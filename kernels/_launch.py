@@ -25,11 +25,19 @@ or finds the kernel; later ones call that kernel's launcher directly, with the
 same arguments ``JITFunction.run`` would pass.  Launch hooks (profilers) and
 pre-run hooks send every launch through ``JITFunction.run``, and so does the
 interpreter, which has no compiled kernel.
+
+``TuningFile`` keeps what autotuning chose for a launch key on disk, so that
+another process does not time the candidates again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import tempfile
 from collections.abc import Callable, Hashable
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -153,3 +161,65 @@ class LaunchCache:
             if scope.get(name, _MISSING) != value:
                 return False
         return True
+
+
+class TuningFile:
+    """Tuned configs that outlive the process, in one JSON file.
+
+    Autotuning times every candidate tile on a key's first launch (seconds
+    for the prefill), and a new process would pay it again.  Entries are
+    kept under a scope (the GPU, the library versions, the candidate table:
+    what a stored choice depends on) and the key's ``repr``.  The file is
+    read once; a write merges with what other processes wrote meanwhile and
+    replaces it whole, so a reader never sees half a file.  A file that
+    cannot be read or written only costs the tuning again: it is never an
+    error of the launch.  ``path`` None keeps nothing.
+    """
+
+    def __init__(self, path: str | os.PathLike | None) -> None:
+        self.path = None if path is None else Path(path)
+        self._entries: dict[str, list[int]] | None = None
+
+    def _load(self) -> dict[str, list[int]]:
+        try:
+            entries = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return entries if isinstance(entries, dict) else {}
+
+    def get(self, scope: str, key: tuple) -> tuple[int, ...] | None:
+        if self.path is None:
+            return None
+        if self._entries is None:
+            self._entries = self._load()
+        found = self._entries.get(f"{scope} | {key!r}")
+        ok = isinstance(found, list) and found and all(type(x) is int for x in found)
+        return tuple(found) if ok else None
+
+    def put(self, scope: str, key: tuple, value: tuple[int, ...]) -> None:
+        if self.path is None:
+            return
+        entries = {**self._load(), f"{scope} | {key!r}": list(value)}
+        self._entries = entries
+        tmp = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", dir=self.path.parent, delete=False,
+                                             suffix=".tmp") as f:
+                tmp = f.name
+                json.dump(entries, f, indent=0, sort_keys=True)
+            os.replace(tmp, self.path)
+        except OSError:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+
+
+def tuning_path() -> str | None:
+    """Where tuned configs are kept: ``$ATTNFUZZ_TUNING_CACHE`` (empty or 0:
+    nowhere), else ``attnfuzz/tuning.json`` in the user's cache directory."""
+    given = os.environ.get("ATTNFUZZ_TUNING_CACHE")
+    if given is not None:
+        return None if given in ("", "0") else given
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "attnfuzz", "tuning.json")

@@ -76,6 +76,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import zlib
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -96,7 +97,7 @@ from ._checks import (
     needs_grad,
     prepare_out,
 )
-from ._launch import LaunchCache
+from ._launch import LaunchCache, TuningFile, tuning_path
 from ._tiles import (
     _LN2,
     _LOG2E,
@@ -742,18 +743,40 @@ def weight_shift(v_dtype: torch.dtype, terms: int) -> float:
 # the bits, of the same call without autograd.  The serving launchers' keys
 # (``serving._tuning_key``) start with their kernel's name.
 _TUNED: dict[tuple, Config] = {}
+# And across processes: the first launch of a key in a new process reads the
+# choice of an earlier one (ATTNFUZZ_TUNING_CACHE; see ``_launch.TuningFile``).
+_TUNING_FILE = TuningFile(tuning_path())
+
+
+@functools.cache
+def _tuning_scope(device: torch.device) -> str:
+    """What a stored choice holds for: the GPU, the versions, the candidates."""
+    gpu = device.type
+    if device.type == "cuda":
+        major, minor = torch.cuda.get_device_capability(device)
+        gpu = f"{torch.cuda.get_device_name(device)} sm{major}{minor}"
+    table = zlib.crc32(repr(sorted(_CONFIGS.items())).encode())
+    return f"{gpu}, torch {torch.__version__}, triton {triton.__version__}, tiles {table:08x}"
 
 
 def tuned_config(tuner: triton.runtime.Autotuner, key: tuple, grid: Callable[[int], tuple[int]],
                  args: tuple, meta: dict) -> Config | None:
     """The config tuned for ``key``, or None on the key's first launch: then the
     tuner times each candidate on this launch (``args``, ``meta``, the grid of
-    ``grid(BLOCK_M)``) and runs it with the fastest, which is remembered."""
+    ``grid(BLOCK_M)``; ``args[0]`` a tensor on the launch's device) and runs it
+    with the fastest, which is remembered, in this process and on disk."""
     c = _TUNED.get(key)
     if c is None:
+        scope = _tuning_scope(args[0].device)
+        stored = _TUNING_FILE.get(scope, key)
+        if stored is not None and len(stored) == len(Config._fields):
+            c = _TUNED[key] = Config(*stored)
+            return c
         tuner[lambda m: grid(m["BLOCK_M"])](*args, **meta)
         _TUNED[key] = _config_of(tuner.best_config)
+        _TUNING_FILE.put(scope, key, tuple(_TUNED[key]))
     return c
+
 
 _PREFILL = LaunchCache(_flash_fwd_kernel)
 
