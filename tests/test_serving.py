@@ -85,14 +85,9 @@ def test_varlen_is_each_sequence_alone(dtype, data):
     q = torch.randn(total_q, hq, d + 3, generator=gen, device=DEV).to(dt)[..., :d]
     k = torch.randn(hkv, total_k, d, generator=gen, device=DEV).to(dt).transpose(0, 1)
     v = torch.randn(total_k, hkv, dv, generator=gen, device=DEV).to(dt)
-    cu_q, cu_k = _prefix(lens_q), _prefix(lens_k)
-    out, lse = flash_attention_varlen(q, k, v, cu_q, cu_k, causal=causal,
+    out, lse = flash_attention_varlen(q, k, v, _prefix(lens_q), _prefix(lens_k), causal=causal,
                                       alignment=alignment, window=window, return_lse=True)
     assert out.shape == (total_q, hq, dv) and lse.shape == (hq, total_q)
-    # Planned once (as for every layer of a forward), the call gives the same bits.
-    planned = flash_attention_varlen(q, k, v, cu_q, cu_k, causal=causal, alignment=alignment,
-                                     window=window, return_lse=True, plan=plan_varlen(cu_q, cu_k))
-    assert _same_bits(planned[0], out) and _same_bits(planned[1], lse)
     scale = d**-0.5
     starts = zip(itertools.accumulate([0, *lens_q]), itertools.accumulate([0, *lens_k]),
                  strict=True)
@@ -138,11 +133,6 @@ def test_paged_is_the_contiguous_cache(dtype, data):
     seqlens = torch.tensor(lens, dtype=torch.int32, device=DEV)
     out, lse = flash_attention_paged(q, kc, vc, table, seqlens, causal=causal, window=window,
                                      return_lse=True)
-    # Planned once (as for every layer of a step), the call gives the same bits.
-    plan = plan_paged(table, seqlens, sq=sq, page_size=page, num_pages=kc.shape[0])
-    planned = flash_attention_paged(q, kc, vc, table, seqlens, causal=causal, window=window,
-                                    return_lse=True, plan=plan)
-    assert _same_bits(planned[0], out) and _same_bits(planned[1], lse)
     split = uses_decode_path(sq, max(lens))
     # The same key ranges as flash_decode plans for the dense batch: its bits,
     # where the paged loop also has its tiles (on a GPU it has more warps,
@@ -217,7 +207,9 @@ def test_a_varlen_plan_checks_what_a_call_checks(change, error, message):
 def test_a_varlen_plan_is_used_and_refused_as_a_paged_one(monkeypatch):
     from attnfuzz.kernels import serving
 
-    args = _varlen_args()
+    g = torch.Generator(device=DEV).manual_seed(5)
+    args = _varlen_args(**{r: torch.randn(n, h, 8, generator=g, device=DEV)
+                           for r, n, h in (("q", 5, 2), ("k", 7, 1), ("v", 7, 1))})
     cu_q, cu_k = args["cu_seqlens_q"], args["cu_seqlens_k"]
     plan = plan_varlen(cu_q, cu_k)
     unplanned = flash_attention_varlen(**args)
@@ -296,19 +288,37 @@ def test_a_plan_checks_what_a_call_checks(change, error, message):
         plan_paged(args["block_table"], args["cache_seqlens"], sq=3, page_size=4, num_pages=4)
 
 
-def test_a_planned_call_checks_the_table_no_more(monkeypatch):
+# (Sq, each sequence's keys): one pass of the prefill kernel, and a decode
+# step whose key ranges the plan's lengths set.
+PLANNED = {"prefill": (3, [13, 9]), "decode": (1, [70, 65])}
+
+
+@pytest.mark.parametrize("path", list(PLANNED))
+def test_a_planned_call_checks_the_table_no_more(monkeypatch, path):
+    """Planned once (as for every layer of a step), the call gives the
+    unplanned call's bits without checking the table again."""
     from attnfuzz.kernels import serving
 
-    args = _paged_args()
-    plan = plan_paged(args["block_table"], args["cache_seqlens"], sq=3, page_size=4,
-                      num_pages=4)
-    unplanned = flash_attention_paged(**args)
+    sq, lens = PLANNED[path]
+    assert uses_decode_path(sq, max(lens)) == (path == "decode")
+    g = torch.Generator(device=DEV).manual_seed(3)
+    page, width = 16, 5
+    kc, vc = (torch.randn(2 * width, page, 1, 8, generator=g, device=DEV) for _ in range(2))
+    table = torch.randperm(2 * width, generator=torch.Generator().manual_seed(3))
+    table = table.view(2, width).to(torch.int32).to(DEV)
+    seqlens = torch.tensor(lens, dtype=torch.int32, device=DEV)
+    q = torch.randn(2, 2, sq, 8, generator=g, device=DEV)
+    call = lambda **plan: flash_attention_paged(q, kc, vc, table, seqlens,  # noqa: E731
+                                                causal=True, return_lse=True, **plan)
+    unplanned = call()
+    plan = plan_paged(table, seqlens, sq=sq, page_size=page, num_pages=2 * width)
 
     def checked(*_):
         raise AssertionError("a planned call checked its table again")
 
     monkeypatch.setattr(serving, "_check_table", checked)
-    assert _same_bits(flash_attention_paged(**args, plan=plan), unplanned)
+    planned = call(plan=plan)
+    assert _same_bits(planned[0], unplanned[0]) and _same_bits(planned[1], unplanned[1])
 
 
 def test_a_plan_is_refused_for_other_tensors_shapes_or_after_a_write():
