@@ -245,8 +245,9 @@ def _tuning_key(name: str, sq: int, sk: int, *rest: object) -> tuple | None:
 # --------------------------------------------------------------------------
 
 
-def _check_index(name: str, t: object, size: int | None, device: torch.device) -> torch.Tensor:
-    """An int32 1-D tensor on ``device`` (of ``size`` entries if given)."""
+def _check_index(name: str, t: object, size: int | None, device: torch.device,
+                 of: str) -> torch.Tensor:
+    """An int32 1-D tensor on ``device``, ``of``'s (of ``size`` entries if given)."""
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(t).__name__}")
     if t.ndim != 1:
@@ -254,19 +255,19 @@ def _check_index(name: str, t: object, size: int | None, device: torch.device) -
     if t.dtype != torch.int32:
         raise TypeError(f"{name} has dtype {t.dtype}; expected torch.int32")
     if t.device != device:
-        raise ValueError(f"{name} is on {t.device}; expected {device}, the device of q")
+        raise ValueError(f"{name} is on {t.device}; expected {device}, the device of {of}")
     if size is not None and t.shape[0] != size:
         raise ValueError(f"{name} has {t.shape[0]} entries; expected {size}")
     return t
 
 
 def _check_prefix_sums(cu_seqlens_q: object, cu_seqlens_k: object, total_q: int | None,
-                       total_k: int | None, device: torch.device | None,
+                       total_k: int | None, device: torch.device, of: str,
                        ) -> tuple[list[int], list[int]]:
     """Both prefix sums on the host, checked (against the packed tensors'
     rows where given); one copy for both (each copy waits for the device)."""
-    tq = _check_index("cu_seqlens_q", cu_seqlens_q, None, device)
-    tk = _check_index("cu_seqlens_k", cu_seqlens_k, None, device)
+    tq = _check_index("cu_seqlens_q", cu_seqlens_q, None, device, of)
+    tk = _check_index("cu_seqlens_k", cu_seqlens_k, None, device, of)
     both = torch.cat([tq, tk]).tolist()
     cu_q, cu_k = both[:tq.shape[0]], both[tq.shape[0]:]
     for name, cu, total in (("cu_seqlens_q", cu_q, total_q), ("cu_seqlens_k", cu_k, total_k)):
@@ -293,7 +294,7 @@ def _check_table(table: torch.Tensor, cache_seqlens: object, sq: int, page: int,
     checked one by one on the host cost more than the step's kernel.
     """
     batch, width = table.shape
-    seqlens = _check_index("cache_seqlens", cache_seqlens, batch, table.device)
+    seqlens = _check_index("cache_seqlens", cache_seqlens, batch, table.device, "block_table")
     used = torch.arange(width, device=table.device) * page < seqlens[:, None]
     wrong = ((table < 0) | (table >= num_pages)) & used
     host = torch.cat([seqlens, wrong.any(1).int()]).tolist()
@@ -400,8 +401,10 @@ def plan_varlen(cu_seqlens_q: torch.Tensor, cu_seqlens_k: torch.Tensor) -> Varle
     for the device; a model's forward makes the same call in every layer.
     The plan holds while both are unchanged, as ``plan_paged``'s does.
     """
-    device = cu_seqlens_q.device if isinstance(cu_seqlens_q, torch.Tensor) else None
-    cu_q, cu_k = _check_prefix_sums(cu_seqlens_q, cu_seqlens_k, None, None, device)
+    if not isinstance(cu_seqlens_q, torch.Tensor):
+        raise TypeError(f"cu_seqlens_q must be a torch.Tensor, got {type(cu_seqlens_q).__name__}")
+    cu_q, cu_k = _check_prefix_sums(cu_seqlens_q, cu_seqlens_k, None, None, cu_seqlens_q.device,
+                                    "cu_seqlens_q")
     return VarlenPlan(cu_seqlens_q, cu_seqlens_k, tuple(cu_q), tuple(cu_k),
                       (_version(cu_seqlens_q), _version(cu_seqlens_k)))
 
@@ -461,7 +464,7 @@ def flash_attention_varlen(
     check_computable((("q", q), ("k", k), ("v", v)))
     if plan is None:
         cu_q, cu_k = _check_prefix_sums(cu_seqlens_q, cu_seqlens_k, q.shape[0], k.shape[0],
-                                        q.device)
+                                        q.device, "q")
     else:
         cu_q, cu_k = _planned_varlen(plan, cu_seqlens_q, cu_seqlens_k, q, k.shape[0])
     lens_q = [b - a for a, b in zip(cu_q, cu_q[1:], strict=False)]

@@ -204,6 +204,18 @@ def test_a_varlen_plan_checks_what_a_call_checks(change, error, message):
         plan_varlen(args["cu_seqlens_q"], args["cu_seqlens_k"])
 
 
+def test_a_plans_tensors_share_a_device_and_its_error_says_whose():
+    cu = _prefix([2, 3])
+    elsewhere = cu.to("meta")
+    with pytest.raises(ValueError, match="cu_seqlens_k is on meta; expected .*, the device of "
+                                         "cu_seqlens_q"):
+        plan_varlen(cu, elsewhere)
+    table = torch.tensor([[0, 1], [2, 3]], dtype=torch.int32, device=DEV)
+    with pytest.raises(ValueError, match="cache_seqlens is on meta; expected .*, the device "
+                                         "of block_table"):
+        plan_paged(table, elsewhere[:2], sq=1, page_size=4, num_pages=4)
+
+
 def test_a_varlen_plan_is_used_and_refused_as_a_paged_one(monkeypatch):
     from attnfuzz.kernels import serving
 
