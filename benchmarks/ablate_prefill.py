@@ -37,7 +37,7 @@ POINTS = ((4096, False), (4096, True), (16384, False), (1024, False))
 QUICK_POINTS = POINTS[:2]
 
 # The unmasked block step's exponentials, its whole softmax, the P @ V GEMM;
-# and candidate changes, measured the same way.  (Q @ K^T cannot be left out
+# and a candidate change, measured the same way.  (Q @ K^T cannot be left out
 # alone: any stand-in for the logits that still reads K costs more than it.)
 # Masked (diagonal and edge) blocks keep theirs: they are a small share of
 # the work from S = 1k on.
@@ -56,7 +56,7 @@ _PV = "    acc = tl.dot(p.to(v.dtype), v, acc, input_precision=PRECISION)\n"
 # half of each block's weights from a polynomial (2^x = 2^floor(x) * 2^frac,
 # the fraction by Taylor to degree 6, the integer part added to the exponent).
 _POLY = (
-    "@triton.jit\ndef _fold(",
+    "@triton.jit\ndef _attend_block(",
     "@triton.jit\n"
     "def _exp2_poly(x):\n"
     "    x = tl.maximum(x, -126.0)\n"
@@ -70,7 +70,7 @@ _POLY = (
     "    p = p * f + 1.0\n"
     "    bits = p.to(tl.int32, bitcast=True) + (j.to(tl.int32) << 23)\n"
     "    return bits.to(tl.float32, bitcast=True)\n\n\n"
-    "@triton.jit\ndef _fold(",
+    "@triton.jit\ndef _attend_block(",
 )
 _HALF_POLY = (
     _EXP,
@@ -78,7 +78,6 @@ _HALF_POLY = (
     "        xa, xb = tl.split(tl.reshape(x, (x.shape[0], x.shape[1] // 2, 2)))\n"
     "        p = tl.reshape(tl.join(tl.math.exp2(xa), _exp2_poly(xb)), (x.shape[0], x.shape[1]))\n",
 )
-_ROTATED = ("_ROTATE = tl.constexpr(False)", "_ROTATE = tl.constexpr(True)")
 
 VARIANTS: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
     "as is": ("the kernel unchanged", ()),
@@ -92,11 +91,8 @@ VARIANTS: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
                     (_ALPHA, "        alpha = tl.full(m_i.shape, 1.0, tl.float32)\n    l_i ="))),
     "no PV": ("no V loads and no P @ V GEMM (row sums of P added instead)",
               ((_PV, "    acc = acc + tl.sum(p, 1)[:, None]\n"),)),
-    "rotated": ("the next block's scores issued before this block's softmax (_ROTATE)",
-                (_ROTATED,)),
     "half poly": ("unmasked blocks: half the weights from an FMA polynomial instead of exp2",
                   (_POLY, _HALF_POLY)),
-    "rotated + half poly": ("both of the above", (_ROTATED, _POLY, _HALF_POLY)),
 }
 
 

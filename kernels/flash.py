@@ -117,41 +117,31 @@ from ._tiles import (
 )
 from .flash_backward import launch_backward
 
-# Unmasked key ranges issue the next block's scores before this block's
-# softmax (FlashAttention-3's overlap of softmax and GEMMs within one warpgroup).
-_ROTATE = tl.constexpr(False)
-
 # Speculative decoding verifies a handful of drafted tokens at once; up to this
 # many query rows the decode kernel's small packed tiles beat BLOCK_M-row tiles.
 DECODE_MAX_SQ = 16
 
 
 @triton.jit
-def _scores(q, k_ptrs, kv_idx, kv_end, head_d,
-            BLOCK_D: tl.constexpr, PAD_D: tl.constexpr, MASKED: tl.constexpr,
-            PRECISION: tl.constexpr):
-    """Q @ K^T of one key block (unscaled logits)."""
-    offs_d = tl.arange(0, BLOCK_D)
-    k = _load_2d(k_ptrs, kv_idx, kv_end, offs_d, head_d, MASKED, PAD_D)
-    return tl.dot(q, tl.trans(k), input_precision=PRECISION)
-
-
-@triton.jit
-def _fold(
-    acc, l_i, m_i, qk,
-    v_ptrs, q_idx, kv_idx, kv_end, diagonal, lo_diag, qk_scale, p_shift, head_dv,
-    BLOCK_DV: tl.constexpr, PAD_DV: tl.constexpr,
+def _attend_block(
+    acc, l_i, m_i, q,
+    k_ptrs, v_ptrs, q_idx, kv_idx, kv_end, diagonal, lo_diag, qk_scale, p_shift,
+    head_d, head_dv,
+    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, NEG_SCALE: tl.constexpr,
     PRECISION: tl.constexpr,
 ):
-    """Fold one key block's scores ``qk`` into the running (acc, l, m) of a row tile.
+    """Fold one key block into the running (acc, l, m) of a row tile.
 
     ``kv_idx`` are the block's key indices; with MASKED, keys at or past
     ``kv_end``, (CAUSAL: causal or a right window) keys past ``q_idx +
     diagonal`` and (HAS_LEFT) keys before ``q_idx + lo_diag`` get weight 0.
     Weights are ``exp2(logit - m - p_shift)`` (see "Overflow" above).
     """
+    offs_d = tl.arange(0, BLOCK_D)
     offs_dv = tl.arange(0, BLOCK_DV)
+    k = _load_2d(k_ptrs, kv_idx, kv_end, offs_d, head_d, MASKED, PAD_D)
+    qk = tl.dot(q, tl.trans(k), input_precision=PRECISION)
     if MASKED:
         logits = qk * qk_scale
         visible = _band(kv_idx[None, :] < kv_end, kv_idx[None, :], q_idx[:, None],
@@ -189,7 +179,7 @@ def _attend_range(
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, NEG_SCALE: tl.constexpr,
     PRECISION: tl.constexpr, PAGED: tl.constexpr,
 ):
-    """Fold keys [lo, hi) into (acc, l, m), one ``_fold`` per BLOCK_N keys.
+    """Fold keys [lo, hi) into (acc, l, m), one ``_attend_block`` per BLOCK_N keys.
 
     ``k_tile``/``v_tile`` point at the first BLOCK_N keys of the (batch, KV
     head); ``lo`` is a whole number of blocks.  ``PAGED``: key ``j`` is slot
@@ -198,29 +188,6 @@ def _attend_range(
     ``s_kpage``/``s_vpage`` apart.  Table entries past ``kv_end`` are never read.
     """
     offs_n = tl.arange(0, BLOCK_N)
-    if _ROTATE and not MASKED and not PAGED:
-        # The next block's scores are issued before this block's softmax, so
-        # the tensor cores can work through it; every sum keeps its order.
-        if lo < hi:
-            qk = _scores(q, k_tile + tl.cast(lo, tl.int64) * s_kn, lo + offs_n, kv_end, head_d,
-                         BLOCK_D, PAD_D, False, PRECISION)
-            for start_n in tl.range(lo, hi - BLOCK_N, BLOCK_N):
-                nxt = start_n + BLOCK_N
-                qk_next = _scores(q, k_tile + tl.cast(nxt, tl.int64) * s_kn, nxt + offs_n,
-                                  kv_end, head_d, BLOCK_D, PAD_D, False, PRECISION)
-                acc, l_i, m_i = _fold(
-                    acc, l_i, m_i, qk, v_tile + tl.cast(start_n, tl.int64) * s_vn, q_idx,
-                    start_n + offs_n, kv_end, diagonal, lo_diag, qk_scale, p_shift, head_dv,
-                    BLOCK_DV, PAD_DV, False, CAUSAL, HAS_LEFT, NEG_SCALE, PRECISION,
-                )
-                qk = qk_next
-            last = hi - BLOCK_N
-            acc, l_i, m_i = _fold(
-                acc, l_i, m_i, qk, v_tile + tl.cast(last, tl.int64) * s_vn, q_idx,
-                last + offs_n, kv_end, diagonal, lo_diag, qk_scale, p_shift, head_dv,
-                BLOCK_DV, PAD_DV, False, CAUSAL, HAS_LEFT, NEG_SCALE, PRECISION,
-            )
-        return acc, l_i, m_i
     for start_n in tl.range(lo, hi, BLOCK_N):
         kv_idx = start_n + offs_n
         if PAGED:
@@ -232,10 +199,10 @@ def _attend_range(
             start = tl.cast(start_n, tl.int64)
             k_ptrs = k_tile + start * s_kn
             v_ptrs = v_tile + start * s_vn
-        qk = _scores(q, k_ptrs, kv_idx, kv_end, head_d, BLOCK_D, PAD_D, MASKED, PRECISION)
-        acc, l_i, m_i = _fold(
-            acc, l_i, m_i, qk, v_ptrs, q_idx, kv_idx, kv_end, diagonal, lo_diag, qk_scale,
-            p_shift, head_dv, BLOCK_DV, PAD_DV, MASKED, CAUSAL, HAS_LEFT, NEG_SCALE, PRECISION,
+        acc, l_i, m_i = _attend_block(
+            acc, l_i, m_i, q, k_ptrs, v_ptrs, q_idx, kv_idx, kv_end,
+            diagonal, lo_diag, qk_scale, p_shift, head_d, head_dv,
+            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, NEG_SCALE, PRECISION,
         )
     return acc, l_i, m_i
 
