@@ -1,4 +1,4 @@
-"""FlexAttention, bf16: an output of 2.1e37 comes back as inf (hand-made repro; not yet run).
+"""FlexAttention, bf16: an output of 2.1e37 comes back as inf (hand-made repro).
 
 Every key has the same logit, so every weight is 1 and the exact output is V's
 value, 2.1e37, well inside bf16's (and fp32's) range of 3.4e38.  A kernel that
@@ -7,7 +7,8 @@ sums its unnormalised weights times V in fp32 before dividing by their sum
 past fp32's range: inf.  attnfuzz found the class on the H200 with random
 near-max values (replay-flex-bfloat16-overflow.txt); this case makes the sum
 deterministic.  Exit status 1 while the output is not finite, 0 once it is,
-2 without a CUDA GPU.
+2 without a CUDA GPU.  On the H200 (torch 2.11.0+cu130) it printed inf and
+exited 1 (../gpu-2026-12-03d/repro-flex-bf16-unnormalised-sum.txt).
 """
 
 import sys
