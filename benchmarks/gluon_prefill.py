@@ -1,0 +1,286 @@
+"""A Hopper prefill in Gluon, warp specialised as FlashAttention-3 is: a probe.
+
+Probes a1-a2 (``NOTES.md``) found the Triton kernel's softmax beside its
+GEMMs, not under them: its one program of two warpgroups moves in lock step.
+Here each program has three partitions: a producer warp that issues TMA
+loads of Q once and of K and V into a ring of shared-memory stages, and two
+consumer warpgroups of 64 query rows each, which run their GEMMs and
+softmax independently, so the warp scheduler can put one's softmax under the
+other's wgmma.  Registers move from the producer to the consumers
+(``setmaxnreg`` through ``warp_specialize``'s register counts).
+
+The probe's contract is narrow on purpose: non-causal, contiguous
+(B, H, S, D) tensors in 16-bit dtypes, Sq = Sk = S a multiple of 128,
+D = Dv = 128, GQA by head mapping.  It is not wired into ``flash_attention``.
+
+    python benchmarks/gluon_prefill.py              # on an H100/H200: check, then time
+    python benchmarks/gluon_prefill.py --compile    # sm_90 code without a GPU
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import torch
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import (
+    fence_async_shared,
+    mbarrier,
+    tma,
+    warpgroup_mma,
+    warpgroup_mma_wait,
+)
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+ROOT = Path(__file__).resolve().parents[1]
+# Kernel constants (globals a Gluon kernel reads must be constexpr).
+BLOCK_M = gl.constexpr(128)  # two consumers of 64 rows
+HALF_M = gl.constexpr(64)
+BLOCK_N = gl.constexpr(128)
+STAGES = gl.constexpr(2)
+LOG2E = 1.4426950408889634
+
+
+@gluon.jit
+def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row, n_blocks,
+              qk_scale, HALF: gl.constexpr):
+    """One warp: Q's two halves once, then K and V block by block into the ring."""
+    q_bar, k_ready, v_ready, kv_empty = bars
+    mbarrier.expect(q_bar, 2 * q_desc.block_type.nbytes)
+    tma.async_copy_global_to_shared(q_desc, [q_row, 0], q_bar, q_smem.index(0))
+    tma.async_copy_global_to_shared(q_desc, [q_row + HALF_M, 0], q_bar, q_smem.index(1))
+    for j in range(n_blocks):
+        s = j % STAGES
+        phase = (j // STAGES) & 1
+        # A fresh mbarrier counts as having completed phase 1: the first
+        # STAGES waits pass at once.
+        mbarrier.wait(kv_empty.index(s), phase ^ 1)
+        mbarrier.expect(k_ready.index(s), k_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(k_desc, [kv_row + j * BLOCK_N, 0], k_ready.index(s),
+                                        k_bufs.index(s))
+        mbarrier.expect(v_ready.index(s), v_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(v_desc, [kv_row + j * BLOCK_N, 0], v_ready.index(s),
+                                        v_bufs.index(s))
+
+
+@gluon.jit
+def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row, n_blocks,
+              qk_scale, HALF: gl.constexpr):
+    """One warpgroup: 64 query rows over every key block, then its output tile."""
+    q_bar, k_ready, v_ready, kv_empty = bars
+    HEAD_D: gl.constexpr = q_desc.block_type.shape[1]
+    dtype: gl.constexpr = q_desc.dtype
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, HEAD_D, 16])
+    p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
+
+    m_i = gl.full([HALF_M], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
+    l_i = gl.zeros([HALF_M], gl.float32, gl.SliceLayout(1, s_layout))
+    acc = gl.zeros([HALF_M, HEAD_D], gl.float32, o_layout)
+    zero_s = gl.zeros([HALF_M, BLOCK_N], gl.float32, s_layout)
+    q = q_smem.index(HALF)
+    mbarrier.wait(q_bar, 0)
+    for j in range(n_blocks):
+        s = j % STAGES
+        phase = (j // STAGES) & 1
+        mbarrier.wait(k_ready.index(s), phase)
+        qk = warpgroup_mma(q, k_bufs.index(s).permute((1, 0)), zero_s, use_acc=False,
+                           is_async=True)
+        qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
+        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
+        p = gl.exp2(qk * qk_scale - gl.expand_dims(m_new, 1))
+        alpha = gl.exp2(m_i - m_new)
+        l_i = l_i * alpha + gl.sum(p, axis=1)
+        m_i = m_new
+        acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
+        p16 = gl.convert_layout(p.to(dtype), p_layout)
+        mbarrier.wait(v_ready.index(s), phase)
+        acc = warpgroup_mma(p16, v_bufs.index(s), acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        mbarrier.arrive(kv_empty.index(s), count=1)
+    out = acc / gl.expand_dims(gl.convert_layout(l_i, o_rows), 1)
+    # Q's tile is done with: the output leaves through it.
+    q.store(out.to(dtype))
+    fence_async_shared()
+    tma.async_copy_shared_to_global(q_desc, [q_row + HALF * HALF_M, 0], q)
+    tma.store_wait(pendings=0)
+
+
+@gluon.jit
+def _attention_kernel(q_desc, k_desc, v_desc, o_desc, S, H, GROUP, HKV, qk_scale):
+    pid_m = gl.program_id(0)
+    pid_bh = gl.program_id(1)
+    batch = pid_bh // H
+    kv_head = (pid_bh % H) // GROUP
+    q_row = pid_bh * S + pid_m * BLOCK_M
+    kv_row = (batch * HKV + kv_head) * S
+    n_blocks = S // BLOCK_N
+
+    q_smem = gl.allocate_shared_memory(q_desc.dtype, [2] + q_desc.block_type.shape, q_desc.layout)
+    k_bufs = gl.allocate_shared_memory(k_desc.dtype, [STAGES] + k_desc.block_type.shape,
+                                       k_desc.layout)
+    v_bufs = gl.allocate_shared_memory(v_desc.dtype, [STAGES] + v_desc.block_type.shape,
+                                       v_desc.layout)
+    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    k_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    v_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    kv_empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(q_bar, count=1)
+    for i in gl.static_range(STAGES):
+        mbarrier.init(k_ready.index(i), count=1)
+        mbarrier.init(v_ready.index(i), count=1)
+        mbarrier.init(kv_empty.index(i), count=2)  # both consumers release a stage
+    bars = (q_bar, k_ready, v_ready, kv_empty)
+    # The output descriptor shares Q's block shape and layout; the first
+    # consumer stores through it, the second through Q's (the same shape).
+    gl.warp_specialize([
+        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
+                     n_blocks, qk_scale, 0)),
+        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
+                     n_blocks, qk_scale, 1)),
+        (_producer, (q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
+                     n_blocks, qk_scale, 0)),
+    ], [4, 1], [240, 24])
+
+
+def descriptors(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor):
+    gdt = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16}[q.dtype]
+    d = q.shape[-1]
+    half, block_n = HALF_M.value, BLOCK_N.value
+    q_layout = gl.NVMMASharedLayout.get_default_for([half, d], gdt)
+    kv_layout = gl.NVMMASharedLayout.get_default_for([block_n, d], gdt)
+
+    def desc(t: torch.Tensor, block: list[int], layout) -> TensorDescriptor:
+        flat = t.view(-1, d)
+        return TensorDescriptor(flat, list(flat.shape), list(flat.stride()), block, layout)
+
+    return (desc(q, [half, d], q_layout), desc(k, [block_n, d], kv_layout),
+            desc(v, [block_n, d], kv_layout), desc(o, [half, d], q_layout))
+
+
+def launch_args(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor):
+    b, h, s, d = q.shape
+    hkv = k.shape[1]
+    block_m = BLOCK_M.value
+    if d != 128 or s % block_m or k.shape[2] != s or q.dtype not in (torch.bfloat16, torch.float16):
+        raise ValueError(f"probe contract: D = 128, Sq = Sk a multiple of {block_m}, 16-bit; "
+                         f"got q {tuple(q.shape)} {q.dtype}, k {tuple(k.shape)}")
+    grid = (s // block_m, b * h)
+    return grid, (*descriptors(q, k, v, o), s, h, h // hkv, hkv, d**-0.5 * LOG2E)
+
+
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    o = torch.empty_like(q)
+    grid, args = launch_args(q, k, v, o)
+    _attention_kernel[grid](*args, num_warps=4, maxnreg=168)
+    return o
+
+
+def compile_sm90() -> dict:
+    """Compile for sm_90 without a GPU; registers, shared memory and a SASS census."""
+    import collections
+    import re
+    import subprocess
+    import tempfile
+
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import make_backend
+    from triton.experimental.gluon._runtime import GluonASTSource
+    from triton.runtime.jit import create_function_from_signature
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from sm90_codegen import SM90, _tool
+
+    target = GPUTarget(*SM90)
+    backend = make_backend(target)
+    q = torch.empty(1, 2, 256, 128, dtype=torch.bfloat16)
+    k = torch.empty(1, 1, 256, 128, dtype=torch.bfloat16)
+    _, args = launch_args(q, k, k, torch.empty_like(q))
+    kernel = _attention_kernel
+    kwargs = {"num_warps": 4, "maxnreg": 168}
+    binder = create_function_from_signature(kernel.signature, kernel.params, backend)
+    bound, specialization, options = binder(*args, **kwargs)
+    options, signature, constexprs, attrs = kernel._pack_args(backend, kwargs, bound,
+                                                              specialization, options)
+    compiled = triton.compile(GluonASTSource(kernel, signature, constexprs, attrs), target=target,
+                              options=options.__dict__)
+    with tempfile.TemporaryDirectory() as tmp:
+        cubin = Path(tmp) / "kernel.cubin"
+        cubin.write_bytes(compiled.asm["cubin"])
+        usage = subprocess.run([_tool("cuobjdump"), "-res-usage", str(cubin)],
+                               capture_output=True, text=True, check=True).stdout
+        sass = subprocess.run([_tool("nvdisasm"), "-c", str(cubin)],
+                              capture_output=True, text=True, check=True).stdout
+    words = re.findall(r"\b([A-Z][A-Z0-9]+)(?:\.[A-Z0-9.]+)?\b", sass)
+    ops = collections.Counter(words)
+    return {"usage": usage.strip().splitlines()[-1], "shared": compiled.metadata.shared,
+            "HGMMA": ops["HGMMA"], "MUFU": ops["MUFU"], "SYNCS": ops["SYNCS"],
+            "USETMAXREG": ops["USETMAXREG"], "UTMALDG": ops["UTMALDG"], "BAR": ops["BAR"]}
+
+
+def _times(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, flash_attention) -> dict:
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    def cudnn():
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+    times = {}
+    for name, fn in (("gluon", lambda: attention(q, k, v)),
+                     ("triton", lambda: flash_attention(q, k, v)), ("cudnn", cudnn)):
+        fn()
+        torch.cuda.synchronize()
+        times[name] = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--compile", action="store_true", help="compile for sm_90 only (no GPU)")
+    args = p.parse_args(argv)
+    if args.compile:
+        print(compile_sm90())
+        return 0
+    if not torch.cuda.is_available():
+        print("no CUDA device: run with --compile, or on a Hopper GPU")
+        return 2
+    sys.path.insert(0, str(ROOT))
+    from attnfuzz.kernels import flash_attention
+
+    status = 0
+    points = [(torch.bfloat16, 1024), (torch.bfloat16, 4096), (torch.bfloat16, 16384),
+              (torch.float16, 4096)]
+    for dtype, s in points:
+        g = torch.Generator(device="cuda").manual_seed(0)
+        q = torch.randn(4, 16, s, 128, device="cuda", dtype=dtype, generator=g)
+        k = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
+        v = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
+        ref = flash_attention(q.float(), k.float(), v.float())
+        got = attention(q, k, v)
+        ours = flash_attention(q, k, v)
+        err = (got.float() - ref).abs().max().item()
+        err_triton = (ours.float() - ref).abs().max().item()
+        # The same arithmetic as the Triton kernel (fp32 scores and sums,
+        # 16-bit P), in another order: its error should be of the same size.
+        ok = err <= 2 * err_triton + 1e-3
+
+        times = _times(q, k, v, flash_attention)
+        tflops = 4 * 128 * s * s * 4 * 16 / times["gluon"] / 1e9
+        print(f"{str(dtype)[6:]:<9} S={s:<6} max|err| {err:.2e} (triton {err_triton:.2e})"
+              f" {'ok' if ok else 'WRONG'}  gluon {times['gluon']:.3f} ms {tflops:.0f} TFLOP/s"
+              f"  vs triton {times['triton'] / times['gluon']:.2f}x"
+              f"  vs cuDNN {times['cudnn'] / times['gluon']:.2f}x", flush=True)
+        status |= 0 if ok else 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
