@@ -20,6 +20,7 @@ D = Dv = 128, GQA by head mapping.  It is not wired into ``flash_attention``.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -220,9 +221,12 @@ def compile_sm90() -> dict:
                               capture_output=True, text=True, check=True).stdout
     words = re.findall(r"\b([A-Z][A-Z0-9]+)(?:\.[A-Z0-9.]+)?\b", sass)
     ops = collections.Counter(words)
-    return {"usage": usage.strip().splitlines()[-1], "shared": compiled.metadata.shared,
-            "HGMMA": ops["HGMMA"], "MUFU": ops["MUFU"], "SYNCS": ops["SYNCS"],
-            "USETMAXREG": ops["USETMAXREG"], "UTMALDG": ops["UTMALDG"], "BAR": ops["BAR"]}
+    found = re.search(r"REG:(\d+)\s+STACK:(\d+)", usage)
+    if found is None:
+        raise RuntimeError(f"cannot read cuobjdump's resource usage:\n{usage}")
+    return {"registers": int(found[1]), "stack_bytes": int(found[2]),
+            "shared_bytes": compiled.metadata.shared,
+            **{op: ops[op] for op in ("HGMMA", "UTMALDG", "USETMAXREG", "SYNCS", "BAR", "MUFU")}}
 
 
 def _times(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, flash_attention) -> dict:
@@ -247,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compile", action="store_true", help="compile for sm_90 only (no GPU)")
     args = p.parse_args(argv)
     if args.compile:
-        print(compile_sm90())
+        print(json.dumps(compile_sm90()))
         return 0
     if not torch.cuda.is_available():
         print("no CUDA device: run with --compile, or on a Hopper GPU")
