@@ -9,12 +9,15 @@ softmax independently, so the warp scheduler can put one's softmax under the
 other's wgmma.  Registers move from the producer to the consumers
 (``setmaxnreg`` through ``warp_specialize``'s register counts).
 
-The probe's contract is narrow on purpose: non-causal, contiguous
-(B, H, S, D) tensors in 16-bit dtypes, Sq = Sk = S a multiple of 128,
-D = Dv = 128, GQA by head mapping.  It is not wired into ``flash_attention``.
+The probe's contract is narrow on purpose: contiguous (B, H, S, D) tensors
+in 16-bit dtypes, Sq = Sk = S a multiple of 128, D = Dv = 128, GQA by head
+mapping, causal or not.  It is not wired into ``flash_attention``.  Its
+versions (``VERSIONS``; ``benchmarks/NOTES.md``, g1-g2) are options of one
+kernel: causal masking, and a consumer loop that overlaps each block's
+softmax with the previous block's P @ V.
 
     python benchmarks/gluon_prefill.py              # on an H100/H200: check, then time
-    python benchmarks/gluon_prefill.py --compile    # sm_90 code without a GPU
+    python benchmarks/gluon_prefill.py --compile [--version V]   # sm_90 code, no GPU
 """
 
 from __future__ import annotations
@@ -42,15 +45,15 @@ ROOT = Path(__file__).resolve().parents[1]
 BLOCK_M = gl.constexpr(128)  # two consumers of 64 rows
 HALF_M = gl.constexpr(64)
 BLOCK_N = gl.constexpr(128)
-STAGES = gl.constexpr(2)
 LOG2E = 1.4426950408889634
 
 
 @gluon.jit
 def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row, n_blocks,
-              qk_scale, HALF: gl.constexpr):
+              qk_scale, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
     """One warp: Q's two halves once, then K and V block by block into the ring."""
     q_bar, k_ready, v_ready, kv_empty = bars
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
     mbarrier.expect(q_bar, 2 * q_desc.block_type.nbytes)
     tma.async_copy_global_to_shared(q_desc, [q_row, 0], q_bar, q_smem.index(0))
     tma.async_copy_global_to_shared(q_desc, [q_row + HALF_M, 0], q_bar, q_smem.index(1))
@@ -69,12 +72,101 @@ def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_ro
 
 
 @gluon.jit
+def _scores_masked(qk, j, n_blocks, HALF: gl.constexpr, CAUSAL: gl.constexpr):
+    """Causal: the last key block is the diagonal one (BLOCK_N == BLOCK_M and
+    Sq == Sk), where key c of the block is visible to local row r iff c <= r."""
+    if CAUSAL:
+        if j == n_blocks - 1:
+            layout: gl.constexpr = qk.type.layout
+            rows = gl.arange(0, HALF_M, gl.SliceLayout(1, layout)) + HALF * HALF_M
+            cols = gl.arange(0, BLOCK_N, gl.SliceLayout(0, layout))
+            visible = gl.expand_dims(cols, 0) <= gl.expand_dims(rows, 1)
+            qk = gl.where(visible, qk, float("-inf"))
+    return qk
+
+
+@gluon.jit
+def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks, qk_scale, m_i, l_i, acc,
+             zero_s, p_layout: gl.constexpr, HALF: gl.constexpr, CAUSAL: gl.constexpr):
+    """Each block in turn: scores, wait, softmax, P @ V, wait."""
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
+    for j in range(n_blocks):
+        s = j % STAGES
+        phase = (j // STAGES) & 1
+        mbarrier.wait(k_ready.index(s), phase)
+        qk = warpgroup_mma(q, k_bufs.index(s).permute((1, 0)), zero_s, use_acc=False,
+                           is_async=True)
+        qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
+        qk = _scores_masked(qk, j, n_blocks, HALF, CAUSAL)
+        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
+        p = gl.exp2(qk * qk_scale - gl.expand_dims(m_new, 1))
+        alpha = gl.exp2(m_i - m_new)
+        l_i = l_i * alpha + gl.sum(p, axis=1)
+        m_i = m_new
+        acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
+        p16 = gl.convert_layout(p.to(q.dtype), p_layout)
+        mbarrier.wait(v_ready.index(s), phase)
+        acc = warpgroup_mma(p16, v_bufs.index(s), acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        mbarrier.arrive(kv_empty.index(s), count=1)
+    return acc, l_i
+
+
+@gluon.jit
+def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks, qk_scale, m_i,
+                       l_i, acc, zero_s, p_layout: gl.constexpr, HALF: gl.constexpr,
+                       CAUSAL: gl.constexpr):
+    """Block j's scores are issued before block j-1's P @ V, and block j's
+    softmax runs while that P @ V is in flight (FlashAttention-3's overlap
+    within a warpgroup); wgmma groups complete in order, so waiting for all
+    but one leaves exactly the P @ V running."""
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
+    mbarrier.wait(k_ready.index(0), 0)
+    qk = warpgroup_mma(q, k_bufs.index(0).permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
+    qk = _scores_masked(qk, 0, n_blocks, HALF, CAUSAL)
+    m_i = gl.max(qk, axis=1) * qk_scale
+    p = gl.exp2(qk * qk_scale - gl.expand_dims(m_i, 1))
+    l_i = gl.sum(p, axis=1)
+    p16 = gl.convert_layout(p.to(q.dtype), p_layout)
+    for j in range(1, n_blocks):
+        s = j % STAGES
+        phase = (j // STAGES) & 1
+        prev = (j - 1) % STAGES
+        mbarrier.wait(k_ready.index(s), phase)
+        qk = warpgroup_mma(q, k_bufs.index(s).permute((1, 0)), zero_s, use_acc=False,
+                           is_async=True)
+        mbarrier.wait(v_ready.index(prev), ((j - 1) // STAGES) & 1)
+        acc = warpgroup_mma(p16, v_bufs.index(prev), acc, is_async=True)
+        qk = warpgroup_mma_wait(num_outstanding=1, deps=(qk,))
+        qk = _scores_masked(qk, j, n_blocks, HALF, CAUSAL)
+        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
+        p = gl.exp2(qk * qk_scale - gl.expand_dims(m_new, 1))
+        alpha = gl.exp2(m_i - m_new)
+        l_i = l_i * alpha + gl.sum(p, axis=1)
+        m_i = m_new
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        mbarrier.arrive(kv_empty.index(prev), count=1)
+        acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
+        # Only now: the P @ V just waited for read the previous P's registers.
+        p16 = gl.convert_layout(p.to(q.dtype), p_layout)
+    last = (n_blocks - 1) % STAGES
+    mbarrier.wait(v_ready.index(last), ((n_blocks - 1) // STAGES) & 1)
+    acc = warpgroup_mma(p16, v_bufs.index(last), acc, is_async=True)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    mbarrier.arrive(kv_empty.index(last), count=1)
+    return acc, l_i
+
+
+@gluon.jit
 def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row, n_blocks,
-              qk_scale, HALF: gl.constexpr):
-    """One warpgroup: 64 query rows over every key block, then its output tile."""
+              qk_scale, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
+    """One warpgroup: 64 query rows over every key block they see, then their
+    output tile (through ``q_desc``, which has the output's block shape)."""
     q_bar, k_ready, v_ready, kv_empty = bars
     HEAD_D: gl.constexpr = q_desc.block_type.shape[1]
-    dtype: gl.constexpr = q_desc.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(
@@ -88,41 +180,34 @@ def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_ro
     zero_s = gl.zeros([HALF_M, BLOCK_N], gl.float32, s_layout)
     q = q_smem.index(HALF)
     mbarrier.wait(q_bar, 0)
-    for j in range(n_blocks):
-        s = j % STAGES
-        phase = (j // STAGES) & 1
-        mbarrier.wait(k_ready.index(s), phase)
-        qk = warpgroup_mma(q, k_bufs.index(s).permute((1, 0)), zero_s, use_acc=False,
-                           is_async=True)
-        qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
-        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
-        p = gl.exp2(qk * qk_scale - gl.expand_dims(m_new, 1))
-        alpha = gl.exp2(m_i - m_new)
-        l_i = l_i * alpha + gl.sum(p, axis=1)
-        m_i = m_new
-        acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
-        p16 = gl.convert_layout(p.to(dtype), p_layout)
-        mbarrier.wait(v_ready.index(s), phase)
-        acc = warpgroup_mma(p16, v_bufs.index(s), acc, is_async=True)
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-        mbarrier.arrive(kv_empty.index(s), count=1)
+    if PIPELINE:
+        acc, l_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks,
+                                      qk_scale, m_i, l_i, acc, zero_s, p_layout, HALF, CAUSAL)
+    else:
+        acc, l_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks, qk_scale,
+                            m_i, l_i, acc, zero_s, p_layout, HALF, CAUSAL)
     out = acc / gl.expand_dims(gl.convert_layout(l_i, o_rows), 1)
     # Q's tile is done with: the output leaves through it.
-    q.store(out.to(dtype))
+    q.store(out.to(q_desc.dtype))
     fence_async_shared()
     tma.async_copy_shared_to_global(q_desc, [q_row + HALF * HALF_M, 0], q)
     tma.store_wait(pendings=0)
 
 
 @gluon.jit
-def _attention_kernel(q_desc, k_desc, v_desc, o_desc, S, H, GROUP, HKV, qk_scale):
+def _attention_kernel(q_desc, k_desc, v_desc, o_desc, S, H, GROUP, HKV, qk_scale,
+                      CAUSAL: gl.constexpr, PIPELINE: gl.constexpr, STAGES: gl.constexpr):
     pid_m = gl.program_id(0)
+    if CAUSAL:  # the heaviest row tiles first, to even out the tail
+        pid_m = gl.num_programs(0) - 1 - pid_m
     pid_bh = gl.program_id(1)
     batch = pid_bh // H
     kv_head = (pid_bh % H) // GROUP
     q_row = pid_bh * S + pid_m * BLOCK_M
     kv_row = (batch * HKV + kv_head) * S
     n_blocks = S // BLOCK_N
+    if CAUSAL:
+        n_blocks = pid_m + 1  # BLOCK_N == BLOCK_M: the diagonal block is the last
 
     q_smem = gl.allocate_shared_memory(q_desc.dtype, [2] + q_desc.block_type.shape, q_desc.layout)
     k_bufs = gl.allocate_shared_memory(k_desc.dtype, [STAGES] + k_desc.block_type.shape,
@@ -139,15 +224,15 @@ def _attention_kernel(q_desc, k_desc, v_desc, o_desc, S, H, GROUP, HKV, qk_scale
         mbarrier.init(v_ready.index(i), count=1)
         mbarrier.init(kv_empty.index(i), count=2)  # both consumers release a stage
     bars = (q_bar, k_ready, v_ready, kv_empty)
-    # The output descriptor shares Q's block shape and layout; the first
-    # consumer stores through it, the second through Q's (the same shape).
+    # Consumers take the output's descriptor in Q's place (the same block
+    # shape and layout): only the producer loads Q.
     gl.warp_specialize([
         (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
-                     n_blocks, qk_scale, 0)),
+                     n_blocks, qk_scale, 0, CAUSAL, PIPELINE)),
         (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
-                     n_blocks, qk_scale, 1)),
+                     n_blocks, qk_scale, 1, CAUSAL, PIPELINE)),
         (_producer, (q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
-                     n_blocks, qk_scale, 0)),
+                     n_blocks, qk_scale, 0, CAUSAL, PIPELINE)),
     ], [4, 1], [240, 24])
 
 
@@ -177,15 +262,22 @@ def launch_args(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tens
     return grid, (*descriptors(q, k, v, o), s, h, h // hkv, hkv, d**-0.5 * LOG2E)
 
 
-def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+# (CAUSAL, PIPELINE, STAGES) of each measured or planned version (NOTES, g1-g2).
+VERSIONS = {"g1": (False, False, 2), "g1 causal": (True, False, 2),
+            "g2": (False, True, 3), "g2 causal": (True, True, 3)}
+
+
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool = False,
+              pipeline: bool = False, stages: int = 2) -> torch.Tensor:
     o = torch.empty_like(q)
     grid, args = launch_args(q, k, v, o)
-    _attention_kernel[grid](*args, num_warps=4, maxnreg=168)
+    _attention_kernel[grid](*args, causal, pipeline, stages, num_warps=4, maxnreg=168)
     return o
 
 
-def compile_sm90() -> dict:
-    """Compile for sm_90 without a GPU; registers, shared memory and a SASS census."""
+def compile_sm90(version: str = "g1") -> dict:
+    """Compile ``version`` for sm_90 without a GPU: registers, shared memory
+    and a census of the SASS instructions that make it warp specialised."""
     import collections
     import re
     import subprocess
@@ -207,7 +299,7 @@ def compile_sm90() -> dict:
     kernel = _attention_kernel
     kwargs = {"num_warps": 4, "maxnreg": 168}
     binder = create_function_from_signature(kernel.signature, kernel.params, backend)
-    bound, specialization, options = binder(*args, **kwargs)
+    bound, specialization, options = binder(*args, *VERSIONS[version], **kwargs)
     options, signature, constexprs, attrs = kernel._pack_args(backend, kwargs, bound,
                                                               specialization, options)
     compiled = triton.compile(GluonASTSource(kernel, signature, constexprs, attrs), target=target,
@@ -229,29 +321,61 @@ def compile_sm90() -> dict:
             **{op: ops[op] for op in ("HGMMA", "UTMALDG", "USETMAXREG", "SYNCS", "BAR", "MUFU")}}
 
 
-def _times(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, flash_attention) -> dict:
+def _time_ms(fn) -> float:
+    fn()
+    torch.cuda.synchronize()
+    return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
+
+
+def _point(dtype: torch.dtype, s: int, causal: bool, flash_attention) -> bool:
+    """Each version of this causality at one point: its error against the
+    fp32 answer and its time against the Triton kernel's and cuDNN's."""
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
+    g = torch.Generator(device="cuda").manual_seed(0)
+    q = torch.randn(4, 16, s, 128, device="cuda", dtype=dtype, generator=g)
+    k = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
+    v = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
+    ref = flash_attention(q.float(), k.float(), v.float(), causal=causal)
+    err_triton = (flash_attention(q, k, v, causal=causal).float() - ref).abs().max().item()
+
     def cudnn():
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-            return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
 
-    times = {}
-    for name, fn in (("gluon", lambda: attention(q, k, v)),
-                     ("triton", lambda: flash_attention(q, k, v)), ("cudnn", cudnn)):
-        fn()
-        torch.cuda.synchronize()
-        times[name] = triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
-    return times
+    t_triton = _time_ms(lambda: flash_attention(q, k, v, causal=causal))
+    t_cudnn = _time_ms(cudnn)
+    flops = 4 * 128 * s * s * 4 * 16 / (2 if causal else 1)
+    all_ok = True
+    for name, (c, pipeline, stages) in VERSIONS.items():
+        if c != causal:
+            continue
+
+        def run(pipeline=pipeline, stages=stages):
+            return attention(q, k, v, causal=causal, pipeline=pipeline, stages=stages)
+
+        err = (run().float() - ref).abs().max().item()
+        # The same arithmetic as the Triton kernel (fp32 scores and sums,
+        # 16-bit P), in another order: its error should be of the same size.
+        ok = err <= 2 * err_triton + 1e-3
+        all_ok &= ok
+        ms = _time_ms(run)
+        print(f"{name:<10} {str(dtype)[6:]:<9} S={s:<6} max|err| {err:.2e} (triton "
+              f"{err_triton:.2e}) {'ok' if ok else 'WRONG'}  {ms:.3f} ms "
+              f"{flops / ms / 1e9:.0f} TFLOP/s  vs triton {t_triton / ms:.2f}x"
+              f"  vs cuDNN {t_cudnn / ms:.2f}x", flush=True)
+    return all_ok
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--compile", action="store_true", help="compile for sm_90 only (no GPU)")
+    p.add_argument("--version", default="g1", choices=list(VERSIONS),
+                   help="with --compile: which version (default g1)")
     args = p.parse_args(argv)
     if args.compile:
-        print(json.dumps(compile_sm90()))
+        print(json.dumps(compile_sm90(args.version)))
         return 0
     if not torch.cuda.is_available():
         print("no CUDA device: run with --compile, or on a Hopper GPU")
@@ -259,31 +383,13 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from attnfuzz.kernels import flash_attention
 
-    status = 0
     points = [(torch.bfloat16, 1024), (torch.bfloat16, 4096), (torch.bfloat16, 16384),
               (torch.float16, 4096)]
+    ok = True
     for dtype, s in points:
-        g = torch.Generator(device="cuda").manual_seed(0)
-        q = torch.randn(4, 16, s, 128, device="cuda", dtype=dtype, generator=g)
-        k = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
-        v = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
-        ref = flash_attention(q.float(), k.float(), v.float())
-        got = attention(q, k, v)
-        ours = flash_attention(q, k, v)
-        err = (got.float() - ref).abs().max().item()
-        err_triton = (ours.float() - ref).abs().max().item()
-        # The same arithmetic as the Triton kernel (fp32 scores and sums,
-        # 16-bit P), in another order: its error should be of the same size.
-        ok = err <= 2 * err_triton + 1e-3
-
-        times = _times(q, k, v, flash_attention)
-        tflops = 4 * 128 * s * s * 4 * 16 / times["gluon"] / 1e9
-        print(f"{str(dtype)[6:]:<9} S={s:<6} max|err| {err:.2e} (triton {err_triton:.2e})"
-              f" {'ok' if ok else 'WRONG'}  gluon {times['gluon']:.3f} ms {tflops:.0f} TFLOP/s"
-              f"  vs triton {times['triton'] / times['gluon']:.2f}x"
-              f"  vs cuDNN {times['cudnn'] / times['gluon']:.2f}x", flush=True)
-        status |= 0 if ok else 1
-    return status
+        for causal in (False, True):
+            ok &= _point(dtype, s, causal, flash_attention)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -20,13 +20,16 @@ ROOT = Path(__file__).resolve().parents[1]
 PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
 
 
-def test_the_probe_compiles_warp_specialised_without_spills() -> None:
+# The first version and the one with every option on (causal, pipelined, 3 stages).
+@pytest.mark.parametrize("version", ["g1", "g2 causal"])
+def test_the_probe_compiles_warp_specialised_without_spills(version: str) -> None:
     if not PTXAS.exists():
         pytest.skip(f"this Triton install bundles no ptxas ({PTXAS})")
     # Compiled, not interpreted: a fresh process without TRITON_INTERPRET.
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gluon_prefill.py"),
-                           "--compile"], capture_output=True, text=True, env=env, timeout=300)
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "gluon_prefill.py"),
+           "--compile", "--version", version]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     code = json.loads(proc.stdout.splitlines()[-1])
     assert code["stack_bytes"] == 0, code
