@@ -255,9 +255,16 @@ def launch_args(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tens
     b, h, s, d = q.shape
     hkv = k.shape[1]
     block_m = BLOCK_M.value
-    if d != 128 or s % block_m or k.shape[2] != s or q.dtype not in (torch.bfloat16, torch.float16):
-        raise ValueError(f"probe contract: D = 128, Sq = Sk a multiple of {block_m}, 16-bit; "
-                         f"got q {tuple(q.shape)} {q.dtype}, k {tuple(k.shape)}")
+    # TMA reads each tensor as rows of D through a flat (B * H * S, D) view,
+    # which only means (batch, head, position) for contiguous tensors.
+    if not all(t.is_contiguous() for t in (q, k, v, o)):
+        raise ValueError("q, k, v: expected contiguous (B, H, S, D) tensors")
+    if (d != 128 or s % block_m or k.shape != (b, hkv, s, d) or v.shape != k.shape
+            or h % hkv or q.dtype not in (torch.bfloat16, torch.float16)
+            or k.dtype != q.dtype or v.dtype != q.dtype):
+        raise ValueError(f"q, k, v: expected D = 128, Sq = Sk a multiple of {block_m}, Hq a "
+                         f"multiple of Hkv, one 16-bit dtype; got q {tuple(q.shape)} {q.dtype}, "
+                         f"k {tuple(k.shape)} {k.dtype}, v {tuple(v.shape)} {v.dtype}")
     grid = (s // block_m, b * h)
     return grid, (*descriptors(q, k, v, o), s, h, h // hkv, hkv, d**-0.5 * LOG2E)
 
