@@ -9,12 +9,15 @@ softmax independently, so the warp scheduler can put one's softmax under the
 other's wgmma.  Registers move from the producer to the consumers
 (``setmaxnreg`` through ``warp_specialize``'s register counts).
 
-The probe's contract is narrow on purpose: contiguous (B, H, S, D) tensors
-in 16-bit dtypes, Sq = Sk = S a multiple of 128, D = Dv = 128, GQA by head
-mapping, causal or not.  It is not wired into ``flash_attention``.  Its
-versions (``VERSIONS``; ``benchmarks/NOTES.md``, g1-g2) are options of one
-kernel: causal masking, and a consumer loop that overlaps each block's
-softmax with the previous block's P @ V.
+The probe computes what ``flash_attention`` computes for D = Dv = 128 in
+16-bit dtypes: any Sq and Sk (TMA zero-fills rows past a tensor's end and
+drops them on the store; the keys past Sk are masked), GQA by head mapping,
+causal with either diagonal alignment, and any strides TMA can read (unit
+last stride, the others 16-byte multiples).  It returns no LSE and has no
+backward, and is not wired into ``flash_attention``.  Its versions
+(``VERSIONS``; ``benchmarks/NOTES.md``, g1-g3) are options of one kernel:
+causal masking, and a consumer loop that overlaps each block's softmax with
+the previous block's P @ V.
 
     python benchmarks/gluon_prefill.py              # on an H100/H200: check, then time
     python benchmarks/gluon_prefill.py --compile [--version V]   # sm_90 code, no GPU
@@ -49,14 +52,17 @@ LOG2E = 1.4426950408889634
 
 
 @gluon.jit
-def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row, n_blocks,
-              qk_scale, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
-    """One warp: Q's two halves once, then K and V block by block into the ring."""
+def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale,
+              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
+    """One warp: Q's two halves once, then K and V block by block into the ring
+    (TMA fills rows past the tensor's end with zeros)."""
     q_bar, k_ready, v_ready, kv_empty = bars
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     mbarrier.expect(q_bar, 2 * q_desc.block_type.nbytes)
-    tma.async_copy_global_to_shared(q_desc, [q_row, 0], q_bar, q_smem.index(0))
-    tma.async_copy_global_to_shared(q_desc, [q_row + HALF_M, 0], q_bar, q_smem.index(1))
+    tma.async_copy_global_to_shared(q_desc, [batch, head, m0, 0], q_bar, q_smem.index(0))
+    tma.async_copy_global_to_shared(q_desc, [batch, head, m0 + HALF_M, 0], q_bar,
+                                    q_smem.index(1))
     for j in range(n_blocks):
         s = j % STAGES
         phase = (j // STAGES) & 1
@@ -64,89 +70,96 @@ def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_ro
         # STAGES waits pass at once.
         mbarrier.wait(kv_empty.index(s), phase ^ 1)
         mbarrier.expect(k_ready.index(s), k_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(k_desc, [kv_row + j * BLOCK_N, 0], k_ready.index(s),
-                                        k_bufs.index(s))
+        tma.async_copy_global_to_shared(k_desc, [batch, kv_head, j * BLOCK_N, 0],
+                                        k_ready.index(s), k_bufs.index(s))
         mbarrier.expect(v_ready.index(s), v_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(v_desc, [kv_row + j * BLOCK_N, 0], v_ready.index(s),
-                                        v_bufs.index(s))
+        tma.async_copy_global_to_shared(v_desc, [batch, kv_head, j * BLOCK_N, 0],
+                                        v_ready.index(s), v_bufs.index(s))
 
 
 @gluon.jit
-def _scores_masked(qk, j, n_blocks, HALF: gl.constexpr, CAUSAL: gl.constexpr):
-    """Causal: the last key block is the diagonal one (BLOCK_N == BLOCK_M and
-    Sq == Sk), where key c of the block is visible to local row r iff c <= r."""
-    if CAUSAL:
-        if j == n_blocks - 1:
-            layout: gl.constexpr = qk.type.layout
-            rows = gl.arange(0, HALF_M, gl.SliceLayout(1, layout)) + HALF * HALF_M
-            cols = gl.arange(0, BLOCK_N, gl.SliceLayout(0, layout))
-            visible = gl.expand_dims(cols, 0) <= gl.expand_dims(rows, 1)
-            qk = gl.where(visible, qk, float("-inf"))
+def _masked(qk, j, tile, CAUSAL: gl.constexpr):
+    """Blocks from ``n_full`` on hold keys past Sk or, causal, past some row's
+    diagonal (key c visible to row r iff c <= r + off): those keys get -inf."""
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+    if j >= n_full:
+        layout: gl.constexpr = qk.type.layout
+        rows = row0 + gl.arange(0, HALF_M, gl.SliceLayout(1, layout))
+        cols = j * BLOCK_N + gl.arange(0, BLOCK_N, gl.SliceLayout(0, layout))
+        visible = gl.expand_dims(cols < sk, 0)
+        if CAUSAL:
+            visible = visible & (gl.expand_dims(cols, 0) <= gl.expand_dims(rows + off, 1))
+        qk = gl.where(visible, qk, float("-inf"))
     return qk
 
 
 @gluon.jit
-def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks, qk_scale, m_i, l_i, acc,
-             zero_s, p_layout: gl.constexpr, HALF: gl.constexpr, CAUSAL: gl.constexpr):
+def _softmax(qk, m_i, l_i, qk_scale):
+    """(P, alpha, m, l) after one block; rows that have seen no key keep m =
+    -inf and l = 0 (the max is taken as 0 for them, so no -inf - -inf)."""
+    m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
+    shift = gl.where(m_new == float("-inf"), 0.0, m_new)
+    p = gl.exp2(qk * qk_scale - gl.expand_dims(shift, 1))
+    alpha = gl.exp2(m_i - shift)
+    l_i = l_i * alpha + gl.sum(p, axis=1)
+    return p, alpha, m_new, l_i
+
+
+@gluon.jit
+def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_scale, m_i, l_i, acc,
+             zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr):
     """Each block in turn: scores, wait, softmax, P @ V, wait."""
     STAGES: gl.constexpr = k_bufs.type.shape[0]
+    BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
     o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
+    n_blocks = tile[5]
     for j in range(n_blocks):
         s = j % STAGES
         phase = (j // STAGES) & 1
         mbarrier.wait(k_ready.index(s), phase)
-        qk = warpgroup_mma(q, k_bufs.index(s).permute((1, 0)), zero_s, use_acc=False,
-                           is_async=True)
+        k = k_bufs.index(s).reshape(BLOCK_SHAPE)
+        qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
         qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
-        qk = _scores_masked(qk, j, n_blocks, HALF, CAUSAL)
-        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
-        p = gl.exp2(qk * qk_scale - gl.expand_dims(m_new, 1))
-        alpha = gl.exp2(m_i - m_new)
-        l_i = l_i * alpha + gl.sum(p, axis=1)
-        m_i = m_new
+        qk = _masked(qk, j, tile, CAUSAL)
+        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale)
         acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
         p16 = gl.convert_layout(p.to(q.dtype), p_layout)
         mbarrier.wait(v_ready.index(s), phase)
-        acc = warpgroup_mma(p16, v_bufs.index(s), acc, is_async=True)
+        acc = warpgroup_mma(p16, v_bufs.index(s).reshape(BLOCK_SHAPE), acc, is_async=True)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         mbarrier.arrive(kv_empty.index(s), count=1)
-    return acc, l_i
+    return acc, l_i, m_i
 
 
 @gluon.jit
-def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks, qk_scale, m_i,
-                       l_i, acc, zero_s, p_layout: gl.constexpr, HALF: gl.constexpr,
-                       CAUSAL: gl.constexpr):
+def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_scale, m_i,
+                       l_i, acc, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr):
     """Block j's scores are issued before block j-1's P @ V, and block j's
     softmax runs while that P @ V is in flight (FlashAttention-3's overlap
     within a warpgroup); wgmma groups complete in order, so waiting for all
-    but one leaves exactly the P @ V running."""
+    but one leaves exactly the P @ V running.  Needs at least one block."""
     STAGES: gl.constexpr = k_bufs.type.shape[0]
+    BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
     o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
+    n_blocks = tile[5]
     mbarrier.wait(k_ready.index(0), 0)
-    qk = warpgroup_mma(q, k_bufs.index(0).permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    k = k_bufs.index(0).reshape(BLOCK_SHAPE)
+    qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
-    qk = _scores_masked(qk, 0, n_blocks, HALF, CAUSAL)
-    m_i = gl.max(qk, axis=1) * qk_scale
-    p = gl.exp2(qk * qk_scale - gl.expand_dims(m_i, 1))
-    l_i = gl.sum(p, axis=1)
+    qk = _masked(qk, 0, tile, CAUSAL)
+    p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale)
     p16 = gl.convert_layout(p.to(q.dtype), p_layout)
     for j in range(1, n_blocks):
         s = j % STAGES
-        phase = (j // STAGES) & 1
         prev = (j - 1) % STAGES
-        mbarrier.wait(k_ready.index(s), phase)
-        qk = warpgroup_mma(q, k_bufs.index(s).permute((1, 0)), zero_s, use_acc=False,
-                           is_async=True)
+        mbarrier.wait(k_ready.index(s), (j // STAGES) & 1)
+        k = k_bufs.index(s).reshape(BLOCK_SHAPE)
+        qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
         mbarrier.wait(v_ready.index(prev), ((j - 1) // STAGES) & 1)
-        acc = warpgroup_mma(p16, v_bufs.index(prev), acc, is_async=True)
+        acc = warpgroup_mma(p16, v_bufs.index(prev).reshape(BLOCK_SHAPE), acc, is_async=True)
         qk = warpgroup_mma_wait(num_outstanding=1, deps=(qk,))
-        qk = _scores_masked(qk, j, n_blocks, HALF, CAUSAL)
-        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
-        p = gl.exp2(qk * qk_scale - gl.expand_dims(m_new, 1))
-        alpha = gl.exp2(m_i - m_new)
-        l_i = l_i * alpha + gl.sum(p, axis=1)
-        m_i = m_new
+        qk = _masked(qk, j, tile, CAUSAL)
+        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         mbarrier.arrive(kv_empty.index(prev), count=1)
         acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
@@ -154,19 +167,21 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks, 
         p16 = gl.convert_layout(p.to(q.dtype), p_layout)
     last = (n_blocks - 1) % STAGES
     mbarrier.wait(v_ready.index(last), ((n_blocks - 1) // STAGES) & 1)
-    acc = warpgroup_mma(p16, v_bufs.index(last), acc, is_async=True)
+    acc = warpgroup_mma(p16, v_bufs.index(last).reshape(BLOCK_SHAPE), acc, is_async=True)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(kv_empty.index(last), count=1)
-    return acc, l_i
+    return acc, l_i, m_i
 
 
 @gluon.jit
-def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row, n_blocks,
-              qk_scale, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
+def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale,
+              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
     """One warpgroup: 64 query rows over every key block they see, then their
-    output tile (through ``q_desc``, which has the output's block shape)."""
+    output tile, through ``q_desc`` (which has the output's block shape; TMA
+    drops rows past the tensor's end)."""
     q_bar, k_ready, v_ready, kv_empty = bars
-    HEAD_D: gl.constexpr = q_desc.block_type.shape[1]
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+    HEAD_D: gl.constexpr = q_desc.block_type.shape[3]
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(
@@ -178,36 +193,48 @@ def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_ro
     l_i = gl.zeros([HALF_M], gl.float32, gl.SliceLayout(1, s_layout))
     acc = gl.zeros([HALF_M, HEAD_D], gl.float32, o_layout)
     zero_s = gl.zeros([HALF_M, BLOCK_N], gl.float32, s_layout)
-    q = q_smem.index(HALF)
+    q_tile = q_smem.index(HALF)
+    q = q_tile.reshape([HALF_M, HEAD_D])
     mbarrier.wait(q_bar, 0)
+    row_tile = (batch, head, kv_head, m0, m0 + HALF * HALF_M, n_blocks, n_full, sk, off)
     if PIPELINE:
-        acc, l_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks,
-                                      qk_scale, m_i, l_i, acc, zero_s, p_layout, HALF, CAUSAL)
+        if n_blocks > 0:
+            acc, l_i, m_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
+                                               row_tile, qk_scale, m_i, l_i, acc, zero_s,
+                                               p_layout, CAUSAL)
     else:
-        acc, l_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, n_blocks, qk_scale,
-                            m_i, l_i, acc, zero_s, p_layout, HALF, CAUSAL)
-    out = acc / gl.expand_dims(gl.convert_layout(l_i, o_rows), 1)
+        acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, row_tile,
+                                 qk_scale, m_i, l_i, acc, zero_s, p_layout, CAUSAL)
+    seen = l_i > 0.0
+    inv = gl.where(seen, 1.0 / gl.where(seen, l_i, 1.0), 0.0)
+    out = acc * gl.expand_dims(gl.convert_layout(inv, o_rows), 1)
     # Q's tile is done with: the output leaves through it.
     q.store(out.to(q_desc.dtype))
     fence_async_shared()
-    tma.async_copy_shared_to_global(q_desc, [q_row + HALF * HALF_M, 0], q)
+    tma.async_copy_shared_to_global(q_desc, [batch, head, m0 + HALF * HALF_M, 0], q_tile)
     tma.store_wait(pendings=0)
 
 
 @gluon.jit
-def _attention_kernel(q_desc, k_desc, v_desc, o_desc, S, H, GROUP, HKV, qk_scale,
+def _attention_kernel(q_desc, k_desc, v_desc, o_desc, Sq, Sk, H, GROUP, OFF, qk_scale,
                       CAUSAL: gl.constexpr, PIPELINE: gl.constexpr, STAGES: gl.constexpr):
     pid_m = gl.program_id(0)
     if CAUSAL:  # the heaviest row tiles first, to even out the tail
         pid_m = gl.num_programs(0) - 1 - pid_m
     pid_bh = gl.program_id(1)
     batch = pid_bh // H
-    kv_head = (pid_bh % H) // GROUP
-    q_row = pid_bh * S + pid_m * BLOCK_M
-    kv_row = (batch * HKV + kv_head) * S
-    n_blocks = S // BLOCK_N
+    head = pid_bh % H
+    kv_head = head // GROUP
+    m0 = pid_m * BLOCK_M
+    # Keys [0, kv_hi) are seen by some row of the tile; [0, n_full blocks)
+    # by every row.
+    kv_hi = Sk
+    n_full = Sk // BLOCK_N
     if CAUSAL:
-        n_blocks = pid_m + 1  # BLOCK_N == BLOCK_M: the diagonal block is the last
+        kv_hi = gl.maximum(gl.minimum(Sk, gl.minimum(m0 + BLOCK_M, Sq) + OFF), 0)
+        n_full = gl.minimum(n_full, gl.maximum(m0 + OFF + 1, 0) // BLOCK_N)
+    n_blocks = gl.cdiv(kv_hi, BLOCK_N)
+    tile = (batch, head, kv_head, m0, m0, n_blocks, n_full, Sk, OFF)
 
     q_smem = gl.allocate_shared_memory(q_desc.dtype, [2] + q_desc.block_type.shape, q_desc.layout)
     k_bufs = gl.allocate_shared_memory(k_desc.dtype, [STAGES] + k_desc.block_type.shape,
@@ -227,62 +254,87 @@ def _attention_kernel(q_desc, k_desc, v_desc, o_desc, S, H, GROUP, HKV, qk_scale
     # Consumers take the output's descriptor in Q's place (the same block
     # shape and layout): only the producer loads Q.
     gl.warp_specialize([
-        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
-                     n_blocks, qk_scale, 0, CAUSAL, PIPELINE)),
-        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
-                     n_blocks, qk_scale, 1, CAUSAL, PIPELINE)),
-        (_producer, (q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, q_row, kv_row,
-                     n_blocks, qk_scale, 0, CAUSAL, PIPELINE)),
+        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale, 0,
+                     CAUSAL, PIPELINE)),
+        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale, 1,
+                     CAUSAL, PIPELINE)),
+        (_producer, (q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale, 0,
+                     CAUSAL, PIPELINE)),
     ], [4, 1], [240, 24])
 
 
 def descriptors(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor):
+    """4-D TMA descriptors over (B, H, S, D) with the tensors' own strides."""
     gdt = {torch.bfloat16: gl.bfloat16, torch.float16: gl.float16}[q.dtype]
     d = q.shape[-1]
-    half, block_n = HALF_M.value, BLOCK_N.value
-    q_layout = gl.NVMMASharedLayout.get_default_for([half, d], gdt)
-    kv_layout = gl.NVMMASharedLayout.get_default_for([block_n, d], gdt)
+    q_block, kv_block = [1, 1, HALF_M.value, d], [1, 1, BLOCK_N.value, d]
+    q_layout = gl.NVMMASharedLayout.get_default_for(q_block, gdt)
+    kv_layout = gl.NVMMASharedLayout.get_default_for(kv_block, gdt)
 
     def desc(t: torch.Tensor, block: list[int], layout) -> TensorDescriptor:
-        flat = t.view(-1, d)
-        return TensorDescriptor(flat, list(flat.shape), list(flat.stride()), block, layout)
+        return TensorDescriptor(t, list(t.shape), list(t.stride()), block, layout)
 
-    return (desc(q, [half, d], q_layout), desc(k, [block_n, d], kv_layout),
-            desc(v, [block_n, d], kv_layout), desc(o, [half, d], q_layout))
-
-
-def launch_args(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor):
-    b, h, s, d = q.shape
-    hkv = k.shape[1]
-    block_m = BLOCK_M.value
-    # TMA reads each tensor as rows of D through a flat (B * H * S, D) view,
-    # which only means (batch, head, position) for contiguous tensors.
-    if not all(t.is_contiguous() for t in (q, k, v, o)):
-        raise ValueError("q, k, v: expected contiguous (B, H, S, D) tensors")
-    if (d != 128 or s % block_m or k.shape != (b, hkv, s, d) or v.shape != k.shape
-            or h % hkv or q.dtype not in (torch.bfloat16, torch.float16)
-            or k.dtype != q.dtype or v.dtype != q.dtype):
-        raise ValueError(f"q, k, v: expected D = 128, Sq = Sk a multiple of {block_m}, Hq a "
-                         f"multiple of Hkv, one 16-bit dtype; got q {tuple(q.shape)} {q.dtype}, "
-                         f"k {tuple(k.shape)} {k.dtype}, v {tuple(v.shape)} {v.dtype}")
-    grid = (s // block_m, b * h)
-    return grid, (*descriptors(q, k, v, o), s, h, h // hkv, hkv, d**-0.5 * LOG2E)
+    return (desc(q, q_block, q_layout), desc(k, kv_block, kv_layout),
+            desc(v, kv_block, kv_layout), desc(o, q_block, q_layout))
 
 
-# (CAUSAL, PIPELINE, STAGES) of each measured or planned version (NOTES, g1-g2).
-VERSIONS = {"g1": (False, False, 2), "g1 causal": (True, False, 2),
-            "g2": (False, True, 3), "g2 causal": (True, True, 3)}
+def _check(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, alignment: str) -> None:
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if not isinstance(t, torch.Tensor) or t.dim() != 4:
+            raise TypeError(f"{name}: expected a 4-D (B, H, S, D) tensor")
+        if t.dtype not in (torch.bfloat16, torch.float16) or t.dtype != q.dtype:
+            raise ValueError(f"{name}: expected bfloat16 or float16, as q is; got {t.dtype}")
+        # TMA: unit last stride, the others whole 16-byte multiples (so no
+        # broadcast dims), a 16-byte aligned base.
+        outer = t.stride()[:-1]
+        if (t.stride(-1) != 1 or any(st == 0 or st * t.element_size() % 16 for st in outer)
+                or t.data_ptr() % 16):
+            raise ValueError(f"{name}: strides {tuple(t.stride())} do not suit TMA "
+                             "(last stride 1, others non-zero multiples of 16 bytes, base "
+                             "16-byte aligned)")
+    b, h, _, d = q.shape
+    if (d != 128 or k.shape[0] != b or k.shape[-1] != d or v.shape != k.shape or k.shape[1] < 1
+            or h % k.shape[1]):
+        raise ValueError(f"q, k, v: expected D = Dv = 128, one batch, Hq a multiple of Hkv; got "
+                         f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}")
+    if b * h > 65535:
+        raise ValueError(f"q: B * Hq = {b * h} exceeds the grid's 65535 (batch, head) programs")
+    if alignment not in ("bottom_right", "top_left"):
+        raise ValueError(f"alignment: expected 'bottom_right' or 'top_left', got {alignment!r}")
+
+
+def launch_args(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor, *,
+                alignment: str = "bottom_right"):
+    _check(q, k, v, alignment)
+    b, h, sq, d = q.shape
+    sk = k.shape[2]
+    off = sk - sq if alignment == "bottom_right" else 0
+    grid = (triton.cdiv(sq, BLOCK_M.value), b * h)
+    return grid, (*descriptors(q, k, v, o), sq, sk, h, h // k.shape[1], off, d**-0.5 * LOG2E)
+
+
+# (CAUSAL, PIPELINE, STAGES) of each version timed (NOTES, g3).
+VERSIONS = {"plain": (False, False, 2), "causal": (True, False, 2),
+            "pipelined": (False, True, 3), "pipelined causal": (True, True, 3)}
 
 
 def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool = False,
-              pipeline: bool = False, stages: int = 2) -> torch.Tensor:
-    o = torch.empty_like(q)
-    grid, args = launch_args(q, k, v, o)
+              alignment: str = "bottom_right", pipeline: bool = False,
+              stages: int = 2) -> torch.Tensor:
+    """softmax(Q K^T / sqrt(D)) V per (batch, head), GQA by head mapping;
+    ``causal`` with the diagonal at ``alignment``; rows that see no key get 0."""
+    _check(q, k, v, alignment)
+    o = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+    if o.numel() == 0:
+        return o
+    if k.shape[2] == 0:
+        return o.zero_()
+    grid, args = launch_args(q, k, v, o, alignment=alignment)
     _attention_kernel[grid](*args, causal, pipeline, stages, num_warps=4, maxnreg=168)
     return o
 
 
-def compile_sm90(version: str = "g1") -> dict:
+def compile_sm90(version: str = "plain") -> dict:
     """Compile ``version`` for sm_90 without a GPU: registers, shared memory
     and a census of the SASS instructions that make it warp specialised."""
     import collections
@@ -334,26 +386,34 @@ def _time_ms(fn) -> float:
     return triton.testing.do_bench(fn, warmup=25, rep=100, return_mode="median")
 
 
-def _point(dtype: torch.dtype, s: int, causal: bool, flash_attention) -> bool:
+def _visible_pairs(sq: int, sk: int, causal: bool) -> int:
+    if not causal:
+        return sq * sk
+    rows = torch.arange(sq, dtype=torch.int64) + (sk - sq)  # bottom-right diagonal
+    return int((rows + 1).clamp(0, sk).sum())
+
+
+def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, flash_attention) -> bool:
     """Each version of this causality at one point: its error against the
     fp32 answer and its time against the Triton kernel's and cuDNN's."""
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
     g = torch.Generator(device="cuda").manual_seed(0)
-    q = torch.randn(4, 16, s, 128, device="cuda", dtype=dtype, generator=g)
-    k = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
-    v = torch.randn(4, 8, s, 128, device="cuda", dtype=dtype, generator=g)
+    q = torch.randn(4, 16, sq, 128, device="cuda", dtype=dtype, generator=g)
+    k = torch.randn(4, 8, sk, 128, device="cuda", dtype=dtype, generator=g)
+    v = torch.randn(4, 8, sk, 128, device="cuda", dtype=dtype, generator=g)
     ref = flash_attention(q.float(), k.float(), v.float(), causal=causal)
     err_triton = (flash_attention(q, k, v, causal=causal).float() - ref).abs().max().item()
 
     def cudnn():
+        # SDPA's causal diagonal is top-left: the same as ours only when Sq == Sk.
         with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
             return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
 
     t_triton = _time_ms(lambda: flash_attention(q, k, v, causal=causal))
-    t_cudnn = _time_ms(cudnn)
-    flops = 4 * 128 * s * s * 4 * 16 / (2 if causal else 1)
+    t_cudnn = _time_ms(cudnn) if sq == sk else float("nan")
+    flops = 4 * 128 * 4 * 16 * _visible_pairs(sq, sk, causal)
     all_ok = True
     for name, (c, pipeline, stages) in VERSIONS.items():
         if c != causal:
@@ -368,8 +428,8 @@ def _point(dtype: torch.dtype, s: int, causal: bool, flash_attention) -> bool:
         ok = err <= 2 * err_triton + 1e-3
         all_ok &= ok
         ms = _time_ms(run)
-        print(f"{name:<10} {str(dtype)[6:]:<9} S={s:<6} max|err| {err:.2e} (triton "
-              f"{err_triton:.2e}) {'ok' if ok else 'WRONG'}  {ms:.3f} ms "
+        print(f"{name:<17} {str(dtype)[6:]:<9} Sq={sq:<6} Sk={sk:<6} max|err| {err:.2e} "
+              f"(triton {err_triton:.2e}) {'ok' if ok else 'WRONG'}  {ms:.3f} ms "
               f"{flops / ms / 1e9:.0f} TFLOP/s  vs triton {t_triton / ms:.2f}x"
               f"  vs cuDNN {t_cudnn / ms:.2f}x", flush=True)
     return all_ok
@@ -378,8 +438,8 @@ def _point(dtype: torch.dtype, s: int, causal: bool, flash_attention) -> bool:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--compile", action="store_true", help="compile for sm_90 only (no GPU)")
-    p.add_argument("--version", default="g1", choices=list(VERSIONS),
-                   help="with --compile: which version (default g1)")
+    p.add_argument("--version", default="plain", choices=list(VERSIONS),
+                   help="with --compile: which version (default plain)")
     args = p.parse_args(argv)
     if args.compile:
         print(json.dumps(compile_sm90(args.version)))
@@ -390,12 +450,14 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from attnfuzz.kernels import flash_attention
 
-    points = [(torch.bfloat16, 1024), (torch.bfloat16, 4096), (torch.bfloat16, 16384),
-              (torch.float16, 4096)]
+    # Sq = Sk points against cuDNN; the ragged, unequal ones check the edges.
+    points = [(torch.bfloat16, 1024, 1024), (torch.bfloat16, 4096, 4096),
+              (torch.bfloat16, 16384, 16384), (torch.float16, 4096, 4096),
+              (torch.bfloat16, 1000, 1531), (torch.float16, 1531, 1000), (torch.bfloat16, 1, 77)]
     ok = True
-    for dtype, s in points:
+    for dtype, sq, sk in points:
         for causal in (False, True):
-            ok &= _point(dtype, s, causal, flash_attention)
+            ok &= _point(dtype, sq, sk, causal, flash_attention)
     return 0 if ok else 1
 
 

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
 
 
-# The first version and the one with every option on (causal, pipelined, 3 stages).
-@pytest.mark.parametrize("version", ["g1", "g2 causal"])
+# The plain version and the one with every option on (causal, pipelined, 3 stages).
+@pytest.mark.parametrize("version", ["plain", "pipelined causal"])
 def test_the_probe_compiles_warp_specialised_without_spills(version: str) -> None:
     if not PTXAS.exists():
         pytest.skip(f"this Triton install bundles no ptxas ({PTXAS})")
