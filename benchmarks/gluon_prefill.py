@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -53,7 +54,8 @@ LOG2E = 1.4426950408889634
 
 @gluon.jit
 def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale,
-              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
+              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+              NEG: gl.constexpr):
     """One warp: Q's two halves once, then K and V block by block into the ring
     (TMA fills rows past the tensor's end with zeros)."""
     q_bar, k_ready, v_ready, kv_empty = bars
@@ -78,9 +80,10 @@ def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_sca
 
 
 @gluon.jit
-def _masked(qk, j, tile, CAUSAL: gl.constexpr):
+def _masked(qk, j, tile, CAUSAL: gl.constexpr, NEG: gl.constexpr):
     """Blocks from ``n_full`` on hold keys past Sk or, causal, past some row's
-    diagonal (key c visible to row r iff c <= r + off): those keys get -inf."""
+    diagonal (key c visible to row r iff c <= r + off): those keys' scores
+    become what the scale turns into -inf (+inf for a negative scale)."""
     batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
     if j >= n_full:
         layout: gl.constexpr = qk.type.layout
@@ -89,15 +92,19 @@ def _masked(qk, j, tile, CAUSAL: gl.constexpr):
         visible = gl.expand_dims(cols < sk, 0)
         if CAUSAL:
             visible = visible & (gl.expand_dims(cols, 0) <= gl.expand_dims(rows + off, 1))
-        qk = gl.where(visible, qk, float("-inf"))
+        qk = gl.where(visible, qk, float("inf") if NEG else float("-inf"))
     return qk
 
 
 @gluon.jit
-def _softmax(qk, m_i, l_i, qk_scale):
+def _softmax(qk, m_i, l_i, qk_scale, NEG: gl.constexpr):
     """(P, alpha, m, l) after one block; rows that have seen no key keep m =
-    -inf and l = 0 (the max is taken as 0 for them, so no -inf - -inf)."""
-    m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
+    -inf and l = 0 (the max is taken as 0 for them, so no -inf - -inf).
+    The largest scaled score is the scale times the smallest for NEG."""
+    if NEG:
+        m_new = gl.maximum(m_i, gl.min(qk, axis=1) * qk_scale)
+    else:
+        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
     shift = gl.where(m_new == float("-inf"), 0.0, m_new)
     p = gl.exp2(qk * qk_scale - gl.expand_dims(shift, 1))
     alpha = gl.exp2(m_i - shift)
@@ -107,7 +114,7 @@ def _softmax(qk, m_i, l_i, qk_scale):
 
 @gluon.jit
 def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_scale, m_i, l_i, acc,
-             zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr):
+             zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr, NEG: gl.constexpr):
     """Each block in turn: scores, wait, softmax, P @ V, wait."""
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
@@ -120,8 +127,8 @@ def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_scale, m_i,
         k = k_bufs.index(s).reshape(BLOCK_SHAPE)
         qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
         qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
-        qk = _masked(qk, j, tile, CAUSAL)
-        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale)
+        qk = _masked(qk, j, tile, CAUSAL, NEG)
+        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale, NEG)
         acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
         p16 = gl.convert_layout(p.to(q.dtype), p_layout)
         mbarrier.wait(v_ready.index(s), phase)
@@ -133,7 +140,8 @@ def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_scale, m_i,
 
 @gluon.jit
 def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_scale, m_i,
-                       l_i, acc, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr):
+                       l_i, acc, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr,
+                       NEG: gl.constexpr):
     """Block j's scores are issued before block j-1's P @ V, and block j's
     softmax runs while that P @ V is in flight (FlashAttention-3's overlap
     within a warpgroup); wgmma groups complete in order, so waiting for all
@@ -146,8 +154,8 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_s
     k = k_bufs.index(0).reshape(BLOCK_SHAPE)
     qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
-    qk = _masked(qk, 0, tile, CAUSAL)
-    p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale)
+    qk = _masked(qk, 0, tile, CAUSAL, NEG)
+    p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale, NEG)
     p16 = gl.convert_layout(p.to(q.dtype), p_layout)
     for j in range(1, n_blocks):
         s = j % STAGES
@@ -158,8 +166,8 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_s
         mbarrier.wait(v_ready.index(prev), ((j - 1) // STAGES) & 1)
         acc = warpgroup_mma(p16, v_bufs.index(prev).reshape(BLOCK_SHAPE), acc, is_async=True)
         qk = warpgroup_mma_wait(num_outstanding=1, deps=(qk,))
-        qk = _masked(qk, j, tile, CAUSAL)
-        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale)
+        qk = _masked(qk, j, tile, CAUSAL, NEG)
+        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, qk_scale, NEG)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         mbarrier.arrive(kv_empty.index(prev), count=1)
         acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
@@ -175,7 +183,8 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, qk_s
 
 @gluon.jit
 def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale,
-              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr):
+              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+              NEG: gl.constexpr):
     """One warpgroup: 64 query rows over every key block they see, then their
     output tile, through ``q_desc`` (which has the output's block shape; TMA
     drops rows past the tensor's end)."""
@@ -201,10 +210,10 @@ def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_sca
         if n_blocks > 0:
             acc, l_i, m_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
                                                row_tile, qk_scale, m_i, l_i, acc, zero_s,
-                                               p_layout, CAUSAL)
+                                               p_layout, CAUSAL, NEG)
     else:
         acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, row_tile,
-                                 qk_scale, m_i, l_i, acc, zero_s, p_layout, CAUSAL)
+                                 qk_scale, m_i, l_i, acc, zero_s, p_layout, CAUSAL, NEG)
     seen = l_i > 0.0
     inv = gl.where(seen, 1.0 / gl.where(seen, l_i, 1.0), 0.0)
     out = acc * gl.expand_dims(gl.convert_layout(inv, o_rows), 1)
@@ -217,7 +226,8 @@ def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_sca
 
 @gluon.jit
 def _attention_kernel(q_desc, k_desc, v_desc, o_desc, Sq, Sk, H, GROUP, OFF, qk_scale,
-                      CAUSAL: gl.constexpr, PIPELINE: gl.constexpr, STAGES: gl.constexpr):
+                      CAUSAL: gl.constexpr, PIPELINE: gl.constexpr, STAGES: gl.constexpr,
+                      NEG: gl.constexpr):
     pid_m = gl.program_id(0)
     if CAUSAL:  # the heaviest row tiles first, to even out the tail
         pid_m = gl.num_programs(0) - 1 - pid_m
@@ -255,11 +265,11 @@ def _attention_kernel(q_desc, k_desc, v_desc, o_desc, Sq, Sk, H, GROUP, OFF, qk_
     # shape and layout): only the producer loads Q.
     gl.warp_specialize([
         (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale, 0,
-                     CAUSAL, PIPELINE)),
+                     CAUSAL, PIPELINE, NEG)),
         (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale, 1,
-                     CAUSAL, PIPELINE)),
+                     CAUSAL, PIPELINE, NEG)),
         (_producer, (q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, qk_scale, 0,
-                     CAUSAL, PIPELINE)),
+                     CAUSAL, PIPELINE, NEG)),
     ], [4, 1], [240, 24])
 
 
@@ -278,7 +288,12 @@ def descriptors(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tens
             desc(v, kv_block, kv_layout), desc(o, q_block, q_layout))
 
 
-def _check(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, alignment: str) -> None:
+def _check(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, alignment: str,
+           scale: float | None = None) -> None:
+    # A zero scale would turn masked scores (infinite) into NaN.
+    if scale is not None and (isinstance(scale, bool) or not isinstance(scale, int | float)
+                              or not math.isfinite(scale) or scale == 0):
+        raise ValueError(f"scale: expected a finite non-zero number or None, got {scale!r}")
     for name, t in (("q", q), ("k", k), ("v", v)):
         if not isinstance(t, torch.Tensor) or t.dim() != 4:
             raise TypeError(f"{name}: expected a 4-D (B, H, S, D) tensor")
@@ -304,13 +319,16 @@ def _check(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, alignment: str) ->
 
 
 def launch_args(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor, *,
-                alignment: str = "bottom_right"):
-    _check(q, k, v, alignment)
+                alignment: str = "bottom_right", scale: float | None = None):
+    """(grid, arguments) up to the constexprs, and whether the scale is negative."""
+    _check(q, k, v, alignment, scale)
     b, h, sq, d = q.shape
     sk = k.shape[2]
     off = sk - sq if alignment == "bottom_right" else 0
+    scale = d**-0.5 if scale is None else float(scale)
     grid = (triton.cdiv(sq, BLOCK_M.value), b * h)
-    return grid, (*descriptors(q, k, v, o), sq, sk, h, h // k.shape[1], off, d**-0.5 * LOG2E)
+    args = (*descriptors(q, k, v, o), sq, sk, h, h // k.shape[1], off, scale * LOG2E)
+    return grid, args, scale < 0
 
 
 # (CAUSAL, PIPELINE, STAGES) of each version timed (NOTES, g3).
@@ -319,22 +337,23 @@ VERSIONS = {"plain": (False, False, 2), "causal": (True, False, 2),
 
 
 def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool = False,
-              alignment: str = "bottom_right", pipeline: bool = False,
-              stages: int = 2) -> torch.Tensor:
-    """softmax(Q K^T / sqrt(D)) V per (batch, head), GQA by head mapping;
-    ``causal`` with the diagonal at ``alignment``; rows that see no key get 0."""
-    _check(q, k, v, alignment)
+              scale: float | None = None, alignment: str = "bottom_right",
+              pipeline: bool = False, stages: int = 2) -> torch.Tensor:
+    """softmax(scale * Q K^T) V per (batch, head) (scale 1/sqrt(D) by default),
+    GQA by head mapping; ``causal`` with the diagonal at ``alignment``; rows
+    that see no key get 0.  The harness's ``attnfuzz`` convention."""
+    _check(q, k, v, alignment, scale)
     o = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     if o.numel() == 0:
         return o
     if k.shape[2] == 0:
         return o.zero_()
-    grid, args = launch_args(q, k, v, o, alignment=alignment)
-    _attention_kernel[grid](*args, causal, pipeline, stages, num_warps=4, maxnreg=168)
+    grid, args, neg = launch_args(q, k, v, o, alignment=alignment, scale=scale)
+    _attention_kernel[grid](*args, causal, pipeline, stages, neg, num_warps=4, maxnreg=168)
     return o
 
 
-def compile_sm90(version: str = "plain") -> dict:
+def compile_sm90(version: str = "plain", scale: float | None = None) -> dict:
     """Compile ``version`` for sm_90 without a GPU: registers, shared memory
     and a census of the SASS instructions that make it warp specialised."""
     import collections
@@ -354,11 +373,11 @@ def compile_sm90(version: str = "plain") -> dict:
     backend = make_backend(target)
     q = torch.empty(1, 2, 256, 128, dtype=torch.bfloat16)
     k = torch.empty(1, 1, 256, 128, dtype=torch.bfloat16)
-    _, args = launch_args(q, k, k, torch.empty_like(q))
+    _, args, neg = launch_args(q, k, k, torch.empty_like(q), scale=scale)
     kernel = _attention_kernel
     kwargs = {"num_warps": 4, "maxnreg": 168}
     binder = create_function_from_signature(kernel.signature, kernel.params, backend)
-    bound, specialization, options = binder(*args, *VERSIONS[version], **kwargs)
+    bound, specialization, options = binder(*args, *VERSIONS[version], neg, **kwargs)
     options, signature, constexprs, attrs = kernel._pack_args(backend, kwargs, bound,
                                                               specialization, options)
     compiled = triton.compile(GluonASTSource(kernel, signature, constexprs, attrs), target=target,
@@ -440,9 +459,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--compile", action="store_true", help="compile for sm_90 only (no GPU)")
     p.add_argument("--version", default="plain", choices=list(VERSIONS),
                    help="with --compile: which version (default plain)")
+    p.add_argument("--scale", type=float, default=None,
+                   help="with --compile: the scale (a negative one compiles the NEG path)")
     args = p.parse_args(argv)
     if args.compile:
-        print(json.dumps(compile_sm90(args.version)))
+        print(json.dumps(compile_sm90(args.version, args.scale)))
         return 0
     if not torch.cuda.is_available():
         print("no CUDA device: run with --compile, or on a Hopper GPU")

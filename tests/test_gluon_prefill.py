@@ -20,15 +20,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
 
 
-# The plain version and the one with every option on (causal, pipelined, 3 stages).
-@pytest.mark.parametrize("version", ["plain", "pipelined causal"])
-def test_the_probe_compiles_warp_specialised_without_spills(version: str) -> None:
+# The plain version, and every option on (causal, pipelined, 3 stages, a
+# negative scale).
+@pytest.mark.parametrize("version", [["plain"], ["pipelined causal", "--scale=-0.5"]],
+                         ids=["plain", "every-option"])
+def test_the_probe_compiles_warp_specialised_without_spills(version: list[str]) -> None:
     if not PTXAS.exists():
         pytest.skip(f"this Triton install bundles no ptxas ({PTXAS})")
     # Compiled, not interpreted: a fresh process without TRITON_INTERPRET.
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     cmd = [sys.executable, str(ROOT / "benchmarks" / "gluon_prefill.py"),
-           "--compile", "--version", version]
+           "--compile", "--version", *version]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     code = json.loads(proc.stdout.splitlines()[-1])
