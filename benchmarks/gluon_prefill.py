@@ -374,6 +374,11 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool
     return (o, lse) if return_lse else o
 
 
+def attention_pipelined(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, **options: object):
+    """``attention`` with the pipelined consumer loop and 3 stages, to fuzz by name."""
+    return attention(q, k, v, pipeline=True, stages=3, **options)
+
+
 def compile_sm90(version: str = "plain", scale: float | None = None) -> dict:
     """Compile ``version`` for sm_90 without a GPU: registers, shared memory
     and a census of the SASS instructions that make it warp specialised."""
