@@ -124,6 +124,7 @@ def _time_points(points: tuple[tuple[int, bool], ...], *, with_cudnn: bool) -> l
     from attnfuzz import kernels
 
     flash_attention = kernels.flash_attention
+
     def calls(s: int, causal: bool) -> dict:
         g = torch.Generator(device="cuda").manual_seed(0)
         q = torch.randn(B, HQ, s, D, device="cuda", dtype=torch.bfloat16, generator=g)
@@ -149,8 +150,8 @@ def _time_points(points: tuple[tuple[int, bool], ...], *, with_cudnn: bool) -> l
 
 
 def _run_variant(name: str, points: tuple[tuple[int, bool], ...]) -> list[dict]:
-    from properties.mutation.mutant import mutant
-    from properties.mutation.runner import apply
+    from attnfuzz.properties.mutation.mutant import mutant
+    from attnfuzz.properties.mutation.runner import apply
 
     edits = VARIANTS[name][1]
     with tempfile.TemporaryDirectory(prefix="attnfuzz-ablate-") as tmp:
