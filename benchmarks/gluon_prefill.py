@@ -360,7 +360,15 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool
     convention."""
     from attnfuzz.kernels.flash import weight_shift
 
+    for name, flag in (("causal", causal), ("return_lse", return_lse), ("pipeline", pipeline)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name}: expected a bool, got {flag!r}")
+    if stages not in (2, 3) or isinstance(stages, bool):  # 4 stages exceed shared memory
+        raise ValueError(f"stages: expected 2 or 3, got {stages!r}")
     _check(q, k, v, alignment, scale)
+    if not (q.is_cuda and q.device == k.device == v.device):
+        raise ValueError(f"q, k, v: expected one CUDA device, got {q.device}, {k.device}, "
+                         f"{v.device}")
     b, h, sq, _ = q.shape
     o = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     lse = torch.full((b, h, sq), float("-inf"), dtype=torch.float32, device=q.device)
