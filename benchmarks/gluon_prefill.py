@@ -363,7 +363,7 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool
     for name, flag in (("causal", causal), ("return_lse", return_lse), ("pipeline", pipeline)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name}: expected a bool, got {flag!r}")
-    if stages not in (2, 3) or isinstance(stages, bool):  # 4 stages exceed shared memory
+    if type(stages) is not int or stages not in (2, 3):  # 4 stages exceed shared memory
         raise ValueError(f"stages: expected 2 or 3, got {stages!r}")
     _check(q, k, v, alignment, scale)
     if not (q.is_cuda and q.device == k.device == v.device):
