@@ -38,3 +38,45 @@ def test_the_probe_compiles_warp_specialised_without_spills(version: list[str]) 
     assert code["HGMMA"] > 0 and code["UTMALDG"] > 0, code
     assert code["USETMAXREG"] > 0, code  # registers move between partitions
     assert code["shared_bytes"] <= 227 * 1024, code
+
+
+_REFUSALS = r'''
+import json, runpy, sys, torch
+g = runpy.run_path(sys.argv[1])
+q = torch.zeros(1, 2, 100, 128, dtype=torch.bfloat16)
+k = torch.zeros(1, 1, 77, 128, dtype=torch.bfloat16)
+k2 = torch.zeros(1, 2, 77, 128, dtype=torch.bfloat16)
+cases = {
+    "dtype": ((q.float(), k, k), {}),
+    "broadcast k": ((q, k.expand(1, 2, 77, 128), k.expand(1, 2, 77, 128)), {}),
+    "head dim": ((q[..., :64], k, k), {}),
+    "heads": ((torch.zeros(1, 3, 100, 128, dtype=torch.bfloat16), k2, k2), {}),
+    "alignment": ((q, k, k), {"alignment": "diagonal"}),
+    "scale": ((q, k, k), {"scale": 0.0}),
+    "causal": ((q, k, k), {"causal": 1}),
+    "stages": ((q, k, k), {"stages": 4}),
+    "device": ((q, k, k), {}),
+}
+out = {}
+for name, (args, kw) in cases.items():
+    try:
+        g["attention"](*args, **kw)
+        out[name] = "accepted"
+    except (ValueError, TypeError) as e:
+        out[name] = str(e)
+print(json.dumps(out))
+'''
+
+
+def test_the_probe_refuses_what_it_cannot_compute_naming_the_argument() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    proc = subprocess.run([sys.executable, "-c", _REFUSALS,
+                           str(ROOT / "benchmarks" / "gluon_prefill.py")],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    said = json.loads(proc.stdout.splitlines()[-1])
+    named = {"dtype": "q:", "broadcast k": "k:", "head dim": "D = Dv = 128", "heads": "Hkv",
+             "alignment": "alignment:", "scale": "scale:", "causal": "causal:",
+             "stages": "stages:", "device": "CUDA device"}
+    for case, word in named.items():
+        assert word in said[case], (case, said[case])
