@@ -180,14 +180,13 @@ def main(argv: list[str] | None = None) -> int:
         points = tuple((s, c) for s, c in json.loads(args.points))
         print(json.dumps(_time_points(points, with_cudnn=args.worker == "as is")))
         return 0
-    if os.environ.get("TRITON_INTERPRET", "0") == "1":
-        print("TRITON_INTERPRET=1 is set: this benchmark needs compiled kernels on a GPU")
+    from _gpu import missing_gpu
+
+    if (why := missing_gpu()) is not None:
+        print(why)
         return 2
     import torch
 
-    if not torch.cuda.is_available():
-        print("no CUDA device: this benchmark needs a GPU")
-        return 2
     names = [n.strip() for n in args.variants.split(",") if n.strip()]
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:

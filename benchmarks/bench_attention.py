@@ -99,14 +99,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if os.environ.get("TRITON_INTERPRET", "0") == "1":
-        print("TRITON_INTERPRET=1 is set: this benchmark needs compiled kernels on a GPU")
-        return 2
-    import torch
+    from _gpu import missing_gpu
 
-    if not torch.cuda.is_available():
-        print("no CUDA device: this benchmark needs a GPU")
+    if (why := missing_gpu()) is not None:
+        print(why)
         return 2
+
     bench = Bench(quick=args.quick)
     bench.run_all()
     args.out.mkdir(parents=True, exist_ok=True)

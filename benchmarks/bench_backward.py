@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -130,15 +129,14 @@ def point(torch, triton, gen, dtype, causal: bool, s: int, rep: int) -> list[dic
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if os.environ.get("TRITON_INTERPRET", "0") == "1":
-        print("TRITON_INTERPRET=1 is set: this benchmark needs compiled kernels on a GPU")
+    from _gpu import missing_gpu
+
+    if (why := missing_gpu()) is not None:
+        print(why)
         return 2
     import torch
     import triton
 
-    if not torch.cuda.is_available():
-        print("no CUDA device: this benchmark needs a GPU")
-        return 2
     rep = 30 if args.quick else 100
     gpu = torch.cuda.get_device_name()
     gen = torch.Generator(device="cuda").manual_seed(0)

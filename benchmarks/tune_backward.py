@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -127,14 +126,13 @@ def compile_worker(args: argparse.Namespace, todo: list) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    if os.environ.get("TRITON_INTERPRET", "0") == "1":
-        print("TRITON_INTERPRET=1 is set: this sweep needs compiled kernels on a GPU")
+    from _gpu import missing_gpu
+
+    if (why := missing_gpu("this sweep")) is not None:
+        print(why)
         return 2
     import torch
 
-    if not torch.cuda.is_available():
-        print("no CUDA device: this sweep needs a GPU")
-        return 2
     seqs = [int(s) for s in args.seqs.split(",")]
     todo = jobs(seqs)
     if args.worker:
