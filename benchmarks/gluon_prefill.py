@@ -392,8 +392,6 @@ def compile_sm90(version: str = "plain", scale: float | None = None) -> dict:
     and a census of the SASS instructions that make it warp specialised."""
     import collections
     import re
-    import subprocess
-    import tempfile
 
     from triton.backends.compiler import GPUTarget
     from triton.compiler import make_backend
@@ -401,7 +399,7 @@ def compile_sm90(version: str = "plain", scale: float | None = None) -> dict:
     from triton.runtime.jit import create_function_from_signature
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from sm90_codegen import SM90, _tool
+    from sm90_codegen import SM90, read_cubin
 
     target = GPUTarget(*SM90)
     backend = make_backend(target)
@@ -417,20 +415,9 @@ def compile_sm90(version: str = "plain", scale: float | None = None) -> dict:
                                                               specialization, options)
     compiled = triton.compile(GluonASTSource(kernel, signature, constexprs, attrs), target=target,
                               options=options.__dict__)
-    with tempfile.TemporaryDirectory() as tmp:
-        cubin = Path(tmp) / "kernel.cubin"
-        cubin.write_bytes(compiled.asm["cubin"])
-        usage = subprocess.run([_tool("cuobjdump"), "-res-usage", str(cubin)],
-                               capture_output=True, text=True, check=True).stdout
-        sass = subprocess.run([_tool("nvdisasm"), "-c", str(cubin)],
-                              capture_output=True, text=True, check=True).stdout
-    words = re.findall(r"\b([A-Z][A-Z0-9]+)(?:\.[A-Z0-9.]+)?\b", sass)
-    ops = collections.Counter(words)
-    found = re.search(r"REG:(\d+)\s+STACK:(\d+)", usage)
-    if found is None:
-        raise RuntimeError(f"cannot read cuobjdump's resource usage:\n{usage}")
-    return {"registers": int(found[1]), "stack_bytes": int(found[2]),
-            "shared_bytes": compiled.metadata.shared,
+    usage, sass = read_cubin(compiled)
+    ops = collections.Counter(re.findall(r"\b([A-Z][A-Z0-9]+)(?:\.[A-Z0-9.]+)?\b", sass))
+    return {**usage,
             **{op: ops[op] for op in ("HGMMA", "UTMALDG", "USETMAXREG", "SYNCS", "BAR", "MUFU")}}
 
 

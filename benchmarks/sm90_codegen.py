@@ -83,6 +83,18 @@ def compile_sm90(kernel, dtype: str, constexprs: dict, num_warps: int, num_stage
         target=GPUTarget(*SM90),
         options={"num_warps": num_warps, "num_stages": num_stages},
     )
+    usage, sass = read_cubin(compiled)
+    stores = collections.Counter(re.findall(r"\b(STG\.[A-Z0-9.]+)", sass))
+    # Spilled registers live in the stack frame, written by STL (store local).
+    return {
+        **usage,
+        "spill_stores": len(re.findall(r"\bSTL\b", sass)),
+        "stores": dict(sorted(stores.items())),
+    }
+
+
+def read_cubin(compiled) -> tuple[dict, str]:
+    """Registers, stack and shared bytes of a kernel compiled for sm_90, and its SASS."""
     with tempfile.TemporaryDirectory() as tmp:
         cubin = Path(tmp) / "kernel.cubin"
         cubin.write_bytes(compiled.asm["cubin"])
@@ -93,15 +105,8 @@ def compile_sm90(kernel, dtype: str, constexprs: dict, num_warps: int, num_stage
     found = re.search(r"REG:(\d+)\s+STACK:(\d+)", usage)
     if found is None:
         raise RuntimeError(f"cannot read cuobjdump's resource usage:\n{usage}")
-    stores = collections.Counter(re.findall(r"\b(STG\.[A-Z0-9.]+)", sass))
-    # Spilled registers live in the stack frame, written by STL (store local).
-    return {
-        "registers": int(found[1]),
-        "stack_bytes": int(found[2]),
-        "spill_stores": len(re.findall(r"\bSTL\b", sass)),
-        "shared_bytes": compiled.metadata.shared,
-        "stores": dict(sorted(stores.items())),
-    }
+    return {"registers": int(found[1]), "stack_bytes": int(found[2]),
+            "shared_bytes": compiled.metadata.shared}, sass
 
 
 def _head_constexprs() -> dict:
