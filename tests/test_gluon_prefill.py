@@ -1,8 +1,9 @@
-"""The Gluon prefill probe still compiles for the H200 (sm_90), without a GPU.
+"""The Gluon prefill probe, checked without a GPU: its sm_90 code and its refusals.
 
 ``benchmarks/gluon_prefill.py`` is warp specialised: its sm_90 code must keep
 the parts that make it so (wgmma, TMA loads, the producer's registers handed
 to the consumers) and must not spill, or its GPU timings mean something else.
+What it cannot compute it must refuse, naming the argument, before any launch.
 """
 
 from __future__ import annotations
