@@ -38,7 +38,7 @@ import os
 import tempfile
 from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 from triton import knobs
@@ -54,6 +54,18 @@ from ._checks import interpreting
 Build = Callable[[], "tuple[tuple[int, ...], tuple, dict] | None"]
 
 _MISSING = object()
+
+
+class HostDescriptor(NamedTuple):
+    """What a compiled kernel's launcher reads of a TMA descriptor argument
+    (Triton 3.6's ``make_tensordesc_arg``: the base tensor, shape, strides and
+    padding), so that a launch again need not build a Gluon
+    ``TensorDescriptor``, which checks all of it anew."""
+
+    base: torch.Tensor
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    padding: str = "zero"
 
 
 def pointer_key(t: torch.Tensor) -> tuple[torch.dtype, bool]:
@@ -103,9 +115,14 @@ class LaunchCache:
     launch goes through it.
     """
 
-    def __init__(self, fn: JITFunction, max_entries: int = 4096) -> None:
+    def __init__(self, fn: JITFunction, max_entries: int = 4096,
+                 leading: Callable[[tuple, bool], tuple] | None = None) -> None:
         self.fn = fn
         self.max_entries = max_entries
+        # The kernel's leading arguments from the tensors, for a first launch
+        # (False) or one again: a kernel that takes TMA descriptors builds
+        # them here, since their base pointers change from call to call.
+        self.leading = leading or (lambda tensors, again: tensors)
         self.entries: dict[Hashable, tuple] = {}
         self.direct_launches = 0  # launches that went through JITFunction.run
 
@@ -119,7 +136,7 @@ class LaunchCache:
             built = build()
             if built is not None:
                 grid, args, meta = built
-                self.fn[grid](*tensors, *args, **meta)
+                self.fn[grid](*self.leading(tensors, False), *args, **meta)
             return
         device = torch.cuda.current_device()
         key = (
@@ -133,14 +150,15 @@ class LaunchCache:
             # metadata and no hooks: they only feed hooks, and none is set.
             stream = torch._C._cuda_getCurrentRawStream(device)
             kernel.run(g0, g1, g2, stream, kernel.function, kernel.packed_metadata,
-                       None, None, None, *tensors, *args)
+                       None, None, None, *self.leading(tensors, True), *args)
             return
         self.direct_launches += 1
         built = build()
         if built is None:
             return
         grid, args, meta = built
-        kernel = self.fn.run(*tensors, *args, grid=grid, warmup=False, **meta)
+        kernel = self.fn.run(*self.leading(tensors, False), *args, grid=grid, warmup=False,
+                             **meta)
         if kernel is None or not self._replayable(kernel):
             return
         # JITFunction.run passes every parameter, the compile-time constants

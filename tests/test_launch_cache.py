@@ -32,6 +32,7 @@ from triton.runtime.jit import JITFunction
 import attnfuzz.kernels._launch as launch
 import attnfuzz.kernels.flash as fa
 import attnfuzz.kernels.flash_backward as fb
+import attnfuzz.kernels.hopper_prefill as hp
 from attnfuzz.kernels._checks import check_attention_inputs
 from attnfuzz.properties import backend
 
@@ -64,16 +65,22 @@ class _Recorder:
 
 
 def _comparable(arg: object) -> object:
-    # Tensors by address and dtype (both paths get the same objects); other
-    # values by type and ==, so that an int 1 and a float 1.0 differ.
+    # Tensors by address and dtype (both paths get the same objects); TMA
+    # descriptors by what the launcher reads of them (a Gluon
+    # TensorDescriptor or a HostDescriptor); other values by type and ==, so
+    # that an int 1 and a float 1.0 differ.
     if isinstance(arg, torch.Tensor):
         return ("tensor", arg.data_ptr(), arg.dtype)
+    if hasattr(arg, "base") and hasattr(arg, "strides"):
+        return ("descriptor", _comparable(arg.base), tuple(arg.shape), tuple(arg.strides),
+                arg.padding)
     return (type(arg).__name__, arg)
 
 
 def _recording(jit_fn: object, log: list) -> JITFunction:
-    """A fresh JITFunction of ``jit_fn``'s source whose compile step records."""
-    fn = JITFunction(jit_fn.fn)
+    """A fresh JITFunction of ``jit_fn``'s source (a Gluon one for a Gluon
+    kernel, which the interpreter leaves as it is) whose compile step records."""
+    fn = (type(jit_fn) if isinstance(jit_fn, JITFunction) else JITFunction)(jit_fn.fn)
 
     def _do_compile(self, key, signature, device, constexprs, options, attrs, warmup):
         kernel = _Recorder(key, log)
@@ -88,9 +95,9 @@ class _Paired:
     """Launches through a LaunchCache, then the same launch (same tensors,
     scratch buffers included) straight through JITFunction.run."""
 
-    def __init__(self, fn: JITFunction, log: list) -> None:
+    def __init__(self, fn: JITFunction, log: list, leading=None) -> None:
         self.fn, self.log = fn, log
-        self.cache = launch.LaunchCache(fn)
+        self.cache = launch.LaunchCache(fn, leading=leading)
         self.pairs: list[tuple[list, list]] = []
 
     def launch(self, plan, tensors, build) -> None:
@@ -98,7 +105,7 @@ class _Paired:
         cached = self.log[:]
         del self.log[:]
         grid, args, meta = build()
-        self.fn.run(*tensors, *args, grid=grid, warmup=False, **meta)
+        self.fn.run(*self.cache.leading(tensors, False), *args, grid=grid, warmup=False, **meta)
         self.pairs.append((cached, self.log[:]))
         del self.log[:]
 
@@ -361,3 +368,68 @@ def test_a_replayed_backward_launch_is_the_launch_triton_makes(backward_launcher
         assert paired.pairs
         for cached, direct in paired.pairs:
             assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"
+
+
+_HOPPER_FIELDS: dict[str, list] = {
+    **{n: _FIELDS[n] for n in ("b", "hkv", "group", "sq", "sk", "causal", "alignment", "lse")},
+    "dtype": [torch.float16, torch.bfloat16],
+    "scale": [None, 0.5, -0.25, 0.0],
+    # Offsets of 8 elements keep TMA's 16-byte alignment, 1 breaks it (a copy).
+    **{f"layout_{t}": list(_ORDERS) for t in ("q", "k", "v", "out")},
+    **{f"offset_{t}": [0, 1, 8] for t in ("q", "k", "v", "out")},
+    "pipeline": [True, False],
+}
+
+
+@pytest.fixture
+def hopper_launcher(monkeypatch) -> _Paired:
+    """The Hopper launcher, paired, on a stand-in compiled backend."""
+    _stand_in_gpu(monkeypatch)
+    log: list = []
+    paired = _Paired(_recording(hp._attention_kernel, log), log, leading=hp._leading)
+    monkeypatch.setattr(hp, "_HOPPER", paired)
+    return paired
+
+
+@st.composite
+def hopper_families(draw) -> tuple[dict, ...]:
+    """As ``case_families``, for the Hopper kernel's launches (D = Dv = 128)."""
+    first = {name: draw(st.sampled_from(values)) for name, values in _HOPPER_FIELDS.items()}
+    return (first, *(
+        {**first, name: draw(st.sampled_from([x for x in values if x != first[name]]))}
+        for name, values in _HOPPER_FIELDS.items()
+    ))
+
+
+def _hopper_call(case: dict):
+    hq = case["hkv"] * case["group"]
+    b, sq, sk = case["b"], case["sq"], case["sk"]
+    shapes = {"q": (b, hq, sq, 128), "k": (b, case["hkv"], sk, 128),
+              "v": (b, case["hkv"], sk, 128), "out": (b, hq, sq, 128)}
+    q, k, v, out = (_tensor(shape, case[f"layout_{t}"], case[f"offset_{t}"], case["dtype"])
+                    for t, shape in shapes.items())
+    lse = torch.empty((b, hq, sq), device=q.device) if case["lse"] else None
+    dims = check_attention_inputs(q, k, v, causal=case["causal"], scale=case["scale"],
+                                  alignment=case["alignment"])
+
+    def call() -> None:
+        hp.launch_hopper(q, k, v, out, lse, dims, causal=case["causal"],
+                         p_shift=fa.weight_shift(v.dtype, sk), pipeline=case["pipeline"],
+                         stages=3 if case["pipeline"] else 2)
+
+    return call
+
+
+@given(family=hopper_families())
+def test_a_replayed_hopper_launch_is_the_launch_triton_makes(hopper_launcher, family):
+    """The replay hands the launcher HostDescriptors where Triton hands it
+    TensorDescriptors: the same base, shape, strides and padding."""
+    for round_ in range(2):
+        before = hopper_launcher.cache.direct_launches
+        for case in family:
+            _hopper_call(case)()
+        if round_ == 1:  # the same cases again, on new tensors: all replays
+            assert hopper_launcher.cache.direct_launches == before
+    assert hopper_launcher.pairs
+    for cached, direct in hopper_launcher.pairs:
+        assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"

@@ -1,0 +1,404 @@
+"""The prefill on Hopper (sm_90), in Gluon: warp specialised as FlashAttention-3 is.
+
+The portable kernel (``flash.py``) runs one program of two warpgroups that
+move in lock step, so its softmax sits beside its GEMMs rather than under
+them (``benchmarks/NOTES.md``, probes a1-a2).  Here each program owns 128
+query rows of one (batch, head) and has three partitions:
+
+- a producer warp that loads Q once and K and V block by block with TMA into
+  a ring of shared-memory stages, each guarded by mbarriers (ready: the
+  bytes landed; empty: both consumers are done with the stage);
+- two consumer warpgroups of 64 rows each, which run their GEMMs (``wgmma``)
+  and softmax independently, so that the warp scheduler puts one's softmax
+  under the other's GEMMs.  In the pipelined loop each consumer also issues
+  block j's Q @ K^T before block j-1's P @ V and runs block j's softmax while
+  that P @ V is in flight.
+
+Registers move from the producer to the consumers (``setmaxnreg``, through
+``warp_specialize``'s register counts).  The arithmetic is the portable
+kernel's: fp32 scores and sums, exp2 with log2(e) in the scale, P rounded to
+V's dtype for the tensor cores, the same weight shift against overflow, rows
+that see no key written as zeros with LSE -inf.  The bits differ from the
+portable kernel's (another summation order) but not with the layout: TMA
+puts every layout into shared memory the same way.
+
+It computes D = Dv = 128 in fp16 and bf16: any Sq and Sk (TMA fills rows
+past a tensor's end with zeros and drops them on the store; keys past Sk
+are masked), GQA by head mapping, causal at either alignment, any scale.
+Tensors whose strides TMA cannot read (a last stride other than 1, others
+not multiples of 16 bytes, a base not 16-byte aligned) are copied first.
+What it cannot compute (``refusal``) ``flash_attention`` sends to the
+portable kernel.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import (
+    fence_async_shared,
+    mbarrier,
+    tma,
+    warpgroup_mma,
+    warpgroup_mma_wait,
+)
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+from ._checks import AttentionDims, interpreting
+from ._launch import HostDescriptor, LaunchCache
+
+# Kernel constants (globals a Gluon kernel reads must be constexpr).
+BLOCK_M = gl.constexpr(128)  # two consumers of 64 rows
+HALF_M = gl.constexpr(64)
+BLOCK_N = gl.constexpr(128)
+HEAD_DIM = 128
+LOG2E = 1.4426950408889634
+LN2 = gl.constexpr(0.6931471805599453)
+# The grid's second dimension is (batch, head).
+MAX_BATCH_HEADS = 65535
+
+
+@gluon.jit
+def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
+              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+              SIGN: gl.constexpr, STORE_LSE: gl.constexpr):
+    """One warp: Q's two halves once, then K and V block by block into the ring
+    (TMA fills rows past the tensor's end with zeros)."""
+    q_bar, k_ready, v_ready, kv_empty = bars
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    mbarrier.expect(q_bar, 2 * q_desc.block_type.nbytes)
+    tma.async_copy_global_to_shared(q_desc, [batch, head, m0, 0], q_bar, q_smem.index(0))
+    tma.async_copy_global_to_shared(q_desc, [batch, head, m0 + HALF_M, 0], q_bar,
+                                    q_smem.index(1))
+    for j in range(n_blocks):
+        s = j % STAGES
+        phase = (j // STAGES) & 1
+        # A fresh mbarrier counts as having completed phase 1: the first
+        # STAGES waits pass at once.
+        mbarrier.wait(kv_empty.index(s), phase ^ 1)
+        mbarrier.expect(k_ready.index(s), k_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(k_desc, [batch, kv_head, j * BLOCK_N, 0],
+                                        k_ready.index(s), k_bufs.index(s))
+        mbarrier.expect(v_ready.index(s), v_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(v_desc, [batch, kv_head, j * BLOCK_N, 0],
+                                        v_ready.index(s), v_bufs.index(s))
+
+
+@gluon.jit
+def _masked(qk, j, tile, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
+    """Blocks from ``n_full`` on hold keys past Sk or, causal, past some row's
+    diagonal (key c visible to row r iff c <= r + off): those keys' scores
+    become what the scale turns into -inf (+inf for a negative scale).  A
+    zero scale (SIGN 0) masks every block, its visible scores set to 0."""
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+    if j >= n_full:
+        layout: gl.constexpr = qk.type.layout
+        rows = row0 + gl.arange(0, HALF_M, gl.SliceLayout(1, layout))
+        cols = j * BLOCK_N + gl.arange(0, BLOCK_N, gl.SliceLayout(0, layout))
+        visible = gl.expand_dims(cols < sk, 0)
+        if CAUSAL:
+            visible = visible & (gl.expand_dims(cols, 0) <= gl.expand_dims(rows + off, 1))
+        if SIGN == 0:  # every visible score is 0, whatever q . k is (inf included)
+            qk = gl.where(visible, gl.zeros_like(qk), float("-inf"))
+        else:
+            qk = gl.where(visible, qk, float("inf") if SIGN < 0 else float("-inf"))
+    return qk
+
+
+@gluon.jit
+def _softmax(qk, m_i, l_i, soft, SIGN: gl.constexpr):
+    """(P, alpha, m, l) after one block; rows that have seen no key keep m =
+    -inf and l = 0 (the max is taken as 0 for them, so no -inf - -inf).
+    The largest scaled score is the scale times the smallest for SIGN < 0.  Weights
+    are 2**-p_shift too small, so that Sk of them times bf16's largest V
+    cannot overflow the fp32 sum (``attnfuzz.kernels.flash.weight_shift``)."""
+    qk_scale, p_shift = soft
+    if SIGN < 0:
+        m_new = gl.maximum(m_i, gl.min(qk, axis=1) * qk_scale)
+    else:
+        m_new = gl.maximum(m_i, gl.max(qk, axis=1) * qk_scale)
+    shift = gl.where(m_new == float("-inf"), 0.0, m_new)
+    p = gl.exp2(qk * qk_scale - gl.expand_dims(shift + p_shift, 1))
+    alpha = gl.exp2(m_i - shift)
+    l_i = l_i * alpha + gl.sum(p, axis=1)
+    return p, alpha, m_new, l_i
+
+
+@gluon.jit
+def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft, m_i, l_i, acc,
+             zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
+    """Each block in turn: scores, wait, softmax, P @ V, wait."""
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
+    o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
+    n_blocks = tile[5]
+    for j in range(n_blocks):
+        s = j % STAGES
+        phase = (j // STAGES) & 1
+        mbarrier.wait(k_ready.index(s), phase)
+        k = k_bufs.index(s).reshape(BLOCK_SHAPE)
+        qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+        qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
+        qk = _masked(qk, j, tile, CAUSAL, SIGN)
+        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, soft, SIGN)
+        acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
+        p16 = gl.convert_layout(p.to(q.dtype), p_layout)
+        mbarrier.wait(v_ready.index(s), phase)
+        acc = warpgroup_mma(p16, v_bufs.index(s).reshape(BLOCK_SHAPE), acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        mbarrier.arrive(kv_empty.index(s), count=1)
+    return acc, l_i, m_i
+
+
+@gluon.jit
+def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft, m_i,
+                       l_i, acc, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr,
+                       SIGN: gl.constexpr):
+    """Block j's scores are issued before block j-1's P @ V, and block j's
+    softmax runs while that P @ V is in flight (FlashAttention-3's overlap
+    within a warpgroup); wgmma groups complete in order, so waiting for all
+    but one leaves exactly the P @ V running.  Needs at least one block."""
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
+    o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
+    n_blocks = tile[5]
+    mbarrier.wait(k_ready.index(0), 0)
+    k = k_bufs.index(0).reshape(BLOCK_SHAPE)
+    qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
+    qk = _masked(qk, 0, tile, CAUSAL, SIGN)
+    p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, soft, SIGN)
+    p16 = gl.convert_layout(p.to(q.dtype), p_layout)
+    for j in range(1, n_blocks):
+        s = j % STAGES
+        prev = (j - 1) % STAGES
+        mbarrier.wait(k_ready.index(s), (j // STAGES) & 1)
+        k = k_bufs.index(s).reshape(BLOCK_SHAPE)
+        qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+        mbarrier.wait(v_ready.index(prev), ((j - 1) // STAGES) & 1)
+        acc = warpgroup_mma(p16, v_bufs.index(prev).reshape(BLOCK_SHAPE), acc, is_async=True)
+        qk = warpgroup_mma_wait(num_outstanding=1, deps=(qk,))
+        qk = _masked(qk, j, tile, CAUSAL, SIGN)
+        p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, soft, SIGN)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        mbarrier.arrive(kv_empty.index(prev), count=1)
+        acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
+        # Only now: the P @ V just waited for read the previous P's registers.
+        p16 = gl.convert_layout(p.to(q.dtype), p_layout)
+    last = (n_blocks - 1) % STAGES
+    mbarrier.wait(v_ready.index(last), ((n_blocks - 1) // STAGES) & 1)
+    acc = warpgroup_mma(p16, v_bufs.index(last).reshape(BLOCK_SHAPE), acc, is_async=True)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    mbarrier.arrive(kv_empty.index(last), count=1)
+    return acc, l_i, m_i
+
+
+@gluon.jit
+def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
+              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+              SIGN: gl.constexpr, STORE_LSE: gl.constexpr):
+    """One warpgroup: 64 query rows over every key block they see, then their
+    output tile, through ``q_desc`` (which has the output's block shape; TMA
+    drops rows past the tensor's end)."""
+    q_bar, k_ready, v_ready, kv_empty = bars
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+    HEAD_D: gl.constexpr = q_desc.block_type.shape[3]
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, HEAD_D, 16])
+    p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
+
+    m_i = gl.full([HALF_M], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
+    l_i = gl.zeros([HALF_M], gl.float32, gl.SliceLayout(1, s_layout))
+    acc = gl.zeros([HALF_M, HEAD_D], gl.float32, o_layout)
+    zero_s = gl.zeros([HALF_M, BLOCK_N], gl.float32, s_layout)
+    q_tile = q_smem.index(HALF)
+    q = q_tile.reshape([HALF_M, HEAD_D])
+    mbarrier.wait(q_bar, 0)
+    row_tile = (batch, head, kv_head, m0, m0 + HALF * HALF_M, n_blocks, n_full, sk, off)
+    if PIPELINE:
+        if n_blocks > 0:
+            acc, l_i, m_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
+                                               row_tile, soft, m_i, l_i, acc, zero_s,
+                                               p_layout, CAUSAL, SIGN)
+    else:
+        acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, row_tile,
+                                 soft, m_i, l_i, acc, zero_s, p_layout, CAUSAL, SIGN)
+    seen = l_i > 0.0
+    if STORE_LSE:  # natural log, -inf for rows that saw no key; (B, H, Sq) contiguous
+        lse_ptr, lse_base, sq = lse_out
+        rows = m0 + HALF * HALF_M + gl.arange(0, HALF_M, l_i.type.layout)
+        lse = gl.where(seen, (m_i + gl.log2(gl.where(seen, l_i, 1.0)) + soft[1]) * LN2,
+                       float("-inf"))
+        gl.store(lse_ptr + lse_base + rows, lse, mask=rows < sq)
+    inv = gl.where(seen, 1.0 / gl.where(seen, l_i, 1.0), 0.0)
+    out = acc * gl.expand_dims(gl.convert_layout(inv, o_rows), 1)
+    # Q's tile is done with: the output leaves through it.
+    q.store(out.to(q_desc.dtype))
+    fence_async_shared()
+    tma.async_copy_shared_to_global(q_desc, [batch, head, m0 + HALF * HALF_M, 0], q_tile)
+    tma.store_wait(pendings=0)
+
+
+@gluon.jit
+def _attention_kernel(q_desc, k_desc, v_desc, o_desc, lse_ptr, Sq, Sk, H, GROUP, OFF, qk_scale,
+                      p_shift, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+                      STAGES: gl.constexpr, SIGN: gl.constexpr, STORE_LSE: gl.constexpr):
+    pid_m = gl.program_id(0)
+    if CAUSAL:  # the heaviest row tiles first, to even out the tail
+        pid_m = gl.num_programs(0) - 1 - pid_m
+    pid_bh = gl.program_id(1)
+    batch = pid_bh // H
+    head = pid_bh % H
+    kv_head = head // GROUP
+    m0 = pid_m * BLOCK_M
+    # Keys [0, kv_hi) are seen by some row of the tile; [0, n_full blocks)
+    # by every row.
+    kv_hi = Sk
+    n_full = Sk // BLOCK_N
+    if CAUSAL:
+        kv_hi = gl.maximum(gl.minimum(Sk, gl.minimum(m0 + BLOCK_M, Sq) + OFF), 0)
+        n_full = gl.minimum(n_full, gl.maximum(m0 + OFF + 1, 0) // BLOCK_N)
+    if SIGN == 0:
+        n_full = 0
+    n_blocks = gl.cdiv(kv_hi, BLOCK_N)
+    tile = (batch, head, kv_head, m0, m0, n_blocks, n_full, Sk, OFF)
+    soft = (qk_scale, p_shift)
+    lse_out = (lse_ptr, pid_bh.to(gl.int64) * Sq, Sq)
+
+    q_smem = gl.allocate_shared_memory(q_desc.dtype, [2] + q_desc.block_type.shape, q_desc.layout)
+    k_bufs = gl.allocate_shared_memory(k_desc.dtype, [STAGES] + k_desc.block_type.shape,
+                                       k_desc.layout)
+    v_bufs = gl.allocate_shared_memory(v_desc.dtype, [STAGES] + v_desc.block_type.shape,
+                                       v_desc.layout)
+    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    k_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    v_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    kv_empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(q_bar, count=1)
+    for i in gl.static_range(STAGES):
+        mbarrier.init(k_ready.index(i), count=1)
+        mbarrier.init(v_ready.index(i), count=1)
+        mbarrier.init(kv_empty.index(i), count=2)  # both consumers release a stage
+    bars = (q_bar, k_ready, v_ready, kv_empty)
+    # Consumers take the output's descriptor in Q's place (the same block
+    # shape and layout): only the producer loads Q.
+    gl.warp_specialize([
+        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
+                     0, CAUSAL, PIPELINE, SIGN, STORE_LSE)),
+        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
+                     1, CAUSAL, PIPELINE, SIGN, STORE_LSE)),
+        (_producer, (q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
+                     0, CAUSAL, PIPELINE, SIGN, STORE_LSE)),
+    ], [4, 1], [240, 24])
+
+
+# Launcher.  A call's host time matters: at Sq = Sk = 1k the kernel runs for
+# about 70 us, and building four TensorDescriptors and binding the Gluon
+# kernel's arguments cost as much.  ``LaunchCache`` binds once per shape; later
+# launches hand the compiled launcher ``HostDescriptor``s, which are all it reads.
+
+PIPELINE, STAGES = True, 3  # the pipelined consumer loop, three stages (NOTES, g3)
+
+
+def unavailable(device: torch.device | None = None) -> str | None:
+    """Why this kernel cannot run on ``device`` (default: the current CUDA
+    device), in words; None if it can."""
+    if interpreting() or not torch.cuda.is_available():
+        return "it needs a CUDA GPU (it is compiled Gluon, which Triton cannot interpret)"
+    if device is not None and device.type != "cuda":
+        return f"it needs a CUDA tensor, got one on {device}"
+    index = torch.cuda.current_device() if device is None or device.index is None else device.index
+    if _capability(index) != (9, 0):
+        return f"it needs a Hopper GPU (sm_90: wgmma, TMA, setmaxnreg), not cuda:{index}"
+    return None
+
+
+@functools.cache
+def _capability(index: int) -> tuple[int, int]:
+    # Asked on every call that could take this path: once per device.
+    return torch.cuda.get_device_capability(index)
+
+
+def refusal(q: torch.Tensor, dims: AttentionDims, *, window: object) -> str | None:
+    """Why this kernel cannot compute the call, naming the argument; None if it can."""
+    if q.dtype not in (torch.float16, torch.bfloat16):
+        return f"q: expected float16 or bfloat16, got {q.dtype}"
+    if dims.d != HEAD_DIM or dims.dv != HEAD_DIM:
+        return f"q, v: expected head dims D = Dv = {HEAD_DIM}, got D = {dims.d}, Dv = {dims.dv}"
+    if window is not None:
+        return f"window: expected None (the Hopper kernel has no sliding window), got {window}"
+    if dims.batch * dims.hq > MAX_BATCH_HEADS:
+        return (f"q: expected B * Hq <= {MAX_BATCH_HEADS} (the grid's (batch, head) "
+                f"programs), got {dims.batch * dims.hq}")
+    if (why := unavailable(q.device)) is not None:
+        return f"q: {why}"
+    return None
+
+
+def _tma_ready(t: torch.Tensor) -> torch.Tensor:
+    """``t``, or a dense copy if TMA cannot read its strides."""
+    outer = t.stride()[:-1]
+    if (t.stride(-1) == 1 and t.data_ptr() % 16 == 0
+            and all(st and st * t.element_size() % 16 == 0 for st in outer)):
+        return t
+    return torch.empty(t.shape, dtype=t.dtype, device=t.device).copy_(t)
+
+
+@functools.cache
+def _layout(rows: int) -> gl.NVMMASharedLayout:
+    # The same swizzle for fp16 and bf16: it depends on the element's width.
+    return gl.NVMMASharedLayout.get_default_for([1, 1, rows, HEAD_DIM], gl.float16)
+
+
+def _leading(tensors: tuple[torch.Tensor, ...], again: bool) -> tuple:
+    """q, k, v, out as TMA descriptors (Q's and the output's 64-row blocks,
+    K's and V's 128-row ones), then the LSE pointer."""
+    *tiled, lse = tensors
+    rows = (HALF_M.value, BLOCK_N.value, BLOCK_N.value, HALF_M.value)
+    if again:
+        descs = [HostDescriptor(t, t.shape, t.stride()) for t in tiled]
+    else:
+        descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, r, HEAD_DIM],
+                                  _layout(r)) for t, r in zip(tiled, rows, strict=True)]
+    return (*descs, lse)
+
+
+_HOPPER = LaunchCache(_attention_kernel, leading=_leading)
+
+
+def launch_plan(dims: AttentionDims, *, causal: bool, store_lse: bool, p_shift: float,
+                pipeline: bool = PIPELINE, stages: int = STAGES) -> tuple[tuple, tuple, dict]:
+    """(grid, the arguments after the leading ones, constants and options) of a launch."""
+    sign = (dims.scale > 0) - (dims.scale < 0)
+    # A zero scale makes every score 0: the kernel masks them to 0 and
+    # scales by log2(e) alone.
+    qk_scale = (dims.scale if sign else 1.0) * LOG2E
+    grid = (-(-dims.sq // BLOCK_M.value), dims.batch * dims.hq)
+    args = (dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, qk_scale, p_shift)
+    meta = dict(CAUSAL=causal, PIPELINE=pipeline, STAGES=stages, SIGN=sign, STORE_LSE=store_lse,
+                num_warps=4, maxnreg=168)
+    return grid, args, meta
+
+
+def launch_hopper(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
+                  lse: torch.Tensor | None, dims: AttentionDims, *, causal: bool,
+                  p_shift: float, pipeline: bool = PIPELINE, stages: int = STAGES) -> None:
+    """Attention into ``out`` (and contiguous fp32 ``lse`` if given), for a
+    call ``refusal`` accepts with Sq, Sk > 0, on q's device made current;
+    weights scaled by 2**-p_shift (``flash.weight_shift``).  ``pipeline`` and
+    ``stages`` (2 or 3; 4 exceed shared memory) choose the consumer loop."""
+    q, k, v = _tma_ready(q), _tma_ready(k), _tma_ready(v)
+    target = _tma_ready(out)
+    plan = (dims, causal, lse is not None, p_shift, pipeline, stages)
+    _HOPPER.launch(plan, (q, k, v, target, lse if lse is not None else q),
+                   lambda: launch_plan(dims, causal=causal, store_lse=lse is not None,
+                                       p_shift=p_shift, pipeline=pipeline, stages=stages))
+    if target is not out:
+        out.copy_(target)
