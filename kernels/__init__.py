@@ -11,7 +11,7 @@ can be loaded under another name (mutation testing does).
 kernels on the CPU; ``import attnfuzz`` chooses the backend first.
 """
 
-from .flash import flash_attention, flash_decode, flash_prefill
+from .flash import flash_attention, flash_decode, flash_hopper, flash_prefill
 from .nt_matmul import matmul_nt
 from .row_softmax import softmax
 from .serving import flash_attention_paged, flash_attention_varlen, plan_paged, plan_varlen
@@ -23,6 +23,7 @@ __all__ = [
     "flash_attention_paged",
     "flash_attention_varlen",
     "flash_decode",
+    "flash_hopper",
     "flash_prefill",
     "matmul",
     "matmul_nt",

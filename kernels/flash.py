@@ -64,6 +64,11 @@ without a copy.  Offsets that grow with the tensor are int64.  Head dims are
 padded to a power of two (at least 16, the smallest ``tl.dot`` operand) and the
 padding is masked on load, so no byte outside a tensor is read.
 
+Hopper.  On an sm_90 GPU the prefill of fp16 and bf16 at D = Dv = 128
+without a window runs ``hopper_prefill.py``'s warp-specialised kernel
+instead, with the same arithmetic in another order (``flash_hopper`` forces
+it, ``flash_prefill`` the portable kernel).
+
 Backward.  When q, k or v requires grad, the forward runs through an
 autograd Function that also keeps the LSE, from which ``flash_backward.py``
 recomputes P (FlashAttention-2's backward).  Its forward launches the same
@@ -116,10 +121,17 @@ from ._tiles import (
     window_args,
 )
 from .flash_backward import launch_backward
+from .hopper_prefill import launch_hopper
+from .hopper_prefill import refusal as hopper_refusal
 
 # Speculative decoding verifies a handful of drafted tokens at once; up to this
 # many query rows the decode kernel's small packed tiles beat BLOCK_M-row tiles.
 DECODE_MAX_SQ = 16
+# From this many (query, key) pairs over all heads on, flash_attention runs the
+# Hopper kernel where it can: 1.10-1.27x the portable kernel from Sq = Sk = 1k
+# at B * Hq = 64 (2**26 pairs) up, but below it a call is bound by host time,
+# of which the Hopper launch takes more (benchmarks/NOTES.md, g4).
+HOPPER_MIN_PAIRS = 2**26
 
 
 @triton.jit
@@ -700,6 +712,13 @@ def uses_decode_path(sq: int, sk: int) -> bool:
     return 0 < sq <= DECODE_MAX_SQ and sk > DECODE_MIN_SK
 
 
+def uses_hopper_path(q: torch.Tensor, dims: AttentionDims, window: Window | None) -> bool:
+    """Whether ``flash_attention`` runs a prefill on the Hopper kernel: one it
+    can compute, with enough work to cover its launch's host time."""
+    pairs = dims.batch * dims.hq * dims.sq * dims.sk
+    return pairs >= HOPPER_MIN_PAIRS and hopper_refusal(q, dims, window=window) is None
+
+
 def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int,
                 device: torch.device) -> int:
     """Default number of key ranges for ``flash_decode``.
@@ -1034,13 +1053,17 @@ def _forward(
         return
     v = _v_for_pv_dot(v)
     if path == "auto":
-        path = "decode" if uses_decode_path(dims.sq, dims.sk) else "prefill"
+        path = ("decode" if uses_decode_path(dims.sq, dims.sk)
+                else "hopper" if uses_hopper_path(q, dims, window) else "prefill")
     with _on_device_of(q):
         if path == "decode":
             launch_decode(
                 q, k, v, out, lse, dims, causal=causal, precision=precision, num_splits=splits,
                 window=window,
             )
+        elif path == "hopper":
+            launch_hopper(q, k, v, out, lse, dims, causal=causal,
+                          p_shift=weight_shift(v.dtype, dims.sk))
         else:
             launch_prefill(q, k, v, out, lse, dims, causal=causal, precision=precision,
                            window=window)
@@ -1093,6 +1116,8 @@ def _attention(
     splits = _check_splits(num_splits)
     win = launch_window(check_window(window), causal, dims.sq + dims.sk)
     precision = dot_precision(q.dtype, input_precision)
+    if path == "hopper" and (why := hopper_refusal(q, dims, window=win)) is not None:
+        raise ValueError(f"flash_hopper cannot compute this call: {why}")
     if needs_grad((q, k, v)):
         check_differentiable_out(out, inputs)
         out, lse = _FlashAttention.apply(q, k, v, dims, causal, precision, path, splits, win)
@@ -1134,8 +1159,11 @@ def flash_attention(
     ``out`` (any strides) receives the result if given.
 
     Few query rows (``uses_decode_path``) run ``flash_decode``; the rest run
-    the prefill kernel (``flash_prefill``).  Differentiable in q, k and v
-    (then without ``out``); the LSE is not differentiable.
+    the Hopper kernel (``flash_hopper``) where it computes the call (an sm_90
+    GPU, fp16 or bf16, D = Dv = 128, no window) and the call is long enough
+    (``uses_hopper_path``), else the portable prefill kernel (``flash_prefill``).
+    Differentiable in q, k and v (then without ``out``); the LSE is not
+    differentiable.
     """
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
@@ -1161,6 +1189,29 @@ def flash_prefill(
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="prefill",
+        window=window,
+    )
+
+
+def flash_hopper(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    causal: bool = False,
+    scale: float | None = None,
+    alignment: str = "bottom_right",
+    window: tuple[int | None, int | None] | None = None,
+    input_precision: str = "ieee",
+    return_lse: bool = False,
+    out: torch.Tensor | None = None,
+) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
+    """``flash_attention`` forced onto the Hopper kernel (``hopper_prefill.py``),
+    whatever the shape; raises ``ValueError`` for a call it cannot compute (not
+    on an sm_90 GPU, not fp16 or bf16, D or Dv not 128, a window)."""
+    return _attention(
+        q, k, v, causal=causal, scale=scale, alignment=alignment,
+        input_precision=input_precision, return_lse=return_lse, out=out, path="hopper",
         window=window,
     )
 

@@ -1,31 +1,39 @@
-"""The Gluon prefill probe, checked without a GPU: its sm_90 code and its refusals.
+"""The Hopper prefill, checked without a GPU: its sm_90 code and its refusals.
 
-``benchmarks/gluon_prefill.py`` is warp specialised: its sm_90 code must keep
+``kernels/hopper_prefill.py`` is warp specialised: its sm_90 code must keep
 the parts that make it so (wgmma, TMA loads, the producer's registers handed
 to the consumers) and must not spill, or its GPU timings mean something else.
-What it cannot compute it must refuse, naming the argument, before any launch.
+What it cannot compute ``flash_hopper`` must refuse, naming the argument,
+before any launch, and ``flash_attention`` must send to the portable kernel.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import torch
 import triton
+
+from attnfuzz.kernels import flash_attention, flash_hopper, flash_prefill
+from attnfuzz.kernels.hopper_prefill import unavailable
+from attnfuzz.properties import backend
 
 ROOT = Path(__file__).resolve().parents[1]
 PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
 
 
-# The plain version, and every option on (causal, pipelined, 3 stages, a
-# negative scale).
-@pytest.mark.parametrize("version", [["plain"], ["pipelined causal", "--scale=-0.5"]],
-                         ids=["plain", "every-option"])
-def test_the_probe_compiles_warp_specialised_without_spills(version: list[str]) -> None:
+# The plain version, every option on (causal, pipelined, 3 stages, a negative
+# scale), and the zero scale's path.
+@pytest.mark.parametrize("version", [["plain"], ["pipelined causal", "--scale=-0.5"],
+                                     ["pipelined", "--scale=0"]],
+                         ids=["plain", "every-option", "zero-scale"])
+def test_the_hopper_kernel_compiles_warp_specialised_without_spills(version: list[str]) -> None:
     if not PTXAS.exists():
         pytest.skip(f"this Triton install bundles no ptxas ({PTXAS})")
     # Compiled, not interpreted: a fresh process without TRITON_INTERPRET.
@@ -41,43 +49,43 @@ def test_the_probe_compiles_warp_specialised_without_spills(version: list[str]) 
     assert code["shared_bytes"] <= 227 * 1024, code
 
 
-_REFUSALS = r'''
-import json, runpy, sys, torch
-g = runpy.run_path(sys.argv[1])
-q = torch.zeros(1, 2, 100, 128, dtype=torch.bfloat16)
-k = torch.zeros(1, 1, 77, 128, dtype=torch.bfloat16)
-k2 = torch.zeros(1, 2, 77, 128, dtype=torch.bfloat16)
-cases = {
-    "dtype": ((q.float(), k, k), {}),
-    "broadcast k": ((q, k.expand(1, 2, 77, 128), k.expand(1, 2, 77, 128)), {}),
-    "head dim": ((q[..., :64], k, k), {}),
-    "heads": ((torch.zeros(1, 3, 100, 128, dtype=torch.bfloat16), k2, k2), {}),
-    "alignment": ((q, k, k), {"alignment": "diagonal"}),
-    "scale": ((q, k, k), {"scale": 0.0}),
-    "causal": ((q, k, k), {"causal": 1}),
-    "stages": ((q, k, k), {"stages": 4}),
-    "device": ((q, k, k), {}),
-}
-out = {}
-for name, (args, kw) in cases.items():
-    try:
-        g["attention"](*args, **kw)
-        out[name] = "accepted"
-    except (ValueError, TypeError) as e:
-        out[name] = str(e)
-print(json.dumps(out))
-'''
+def _fp16(*shape: int, g: torch.Generator) -> torch.Tensor:
+    return torch.randn(*shape, generator=g).to(torch.float16).to(backend.device())
 
 
-def test_the_probe_refuses_what_it_cannot_compute_naming_the_argument() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    proc = subprocess.run([sys.executable, "-c", _REFUSALS,
-                           str(ROOT / "benchmarks" / "gluon_prefill.py")],
-                          capture_output=True, text=True, env=env, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    said = json.loads(proc.stdout.splitlines()[-1])
-    named = {"dtype": "q:", "broadcast k": "k:", "head dim": "D = Dv = 128", "heads": "Hkv",
-             "alignment": "alignment:", "scale": "scale:", "causal": "causal:",
-             "stages": "stages:", "device": "CUDA device"}
-    for case, word in named.items():
-        assert word in said[case], (case, said[case])
+def test_flash_hopper_refuses_what_it_cannot_compute_naming_the_argument() -> None:
+    g = torch.Generator().manual_seed(0)
+    q, k = _fp16(1, 2, 100, 128, g=g), _fp16(1, 1, 77, 128, g=g)
+    cases = {
+        "q: expected float16 or bfloat16": ((q.float(), k.float(), k.float()), {}),
+        "D = 128, Dv = 64": ((q, k, k[..., :64]), {}),
+        "D = 64": ((q[..., :64], k[..., :64], k[..., :64]), {}),
+        "window: expected None": ((q, k, k), {"window": (8, None)}),
+    }
+    if (why := unavailable()) is not None:  # the device's refusal comes last
+        cases[f"q: {why}"] = ((q, k, k), {})
+    for said, (args, kw) in cases.items():
+        with pytest.raises(ValueError, match=re.escape(said)):
+            flash_hopper(*args, **kw)
+
+
+@pytest.mark.parametrize("refused", ["window", "head dim"])
+def test_flash_attention_runs_the_portable_kernel_where_the_hopper_kernel_cannot(
+        refused: str) -> None:
+    g = torch.Generator().manual_seed(0)
+    d = 64 if refused == "head dim" else 128
+    q, k = _fp16(1, 2, 140, d, g=g), _fp16(1, 1, 150, d, g=g)
+    window = (8, None) if refused == "window" else None
+    torch.testing.assert_close(flash_attention(q, k, k, window=window),
+                               flash_prefill(q, k, k, window=window), rtol=0, atol=0)
+
+
+@pytest.mark.skipif(unavailable() is not None, reason=f"hopper: {unavailable()}")
+def test_flash_attention_runs_the_hopper_kernel_where_it_can() -> None:
+    g = torch.Generator().manual_seed(0)
+    q, k = _fp16(1, 2, 140, 128, g=g), _fp16(1, 1, 150, 128, g=g)
+    for causal in (False, True):
+        got = flash_attention(q, k, k, causal=causal)
+        torch.testing.assert_close(got, flash_hopper(q, k, k, causal=causal), rtol=0, atol=0)
+        # Another kernel, another summation order: other bits somewhere.
+        assert not torch.equal(got, flash_prefill(q, k, k, causal=causal))

@@ -22,6 +22,12 @@ from tests.support import DTYPES
 
 QWEN3 = S.qwen3_examples("float32")
 
+# The Hopper kernel (``flash_hopper``) runs only compiled on an sm_90 GPU; its
+# cases are the ones it computes (16-bit, D = Dv = 128), at flash's counts.
+_HOPPER_WHY = implementations.get("hopper").unavailable()
+needs_hopper = pytest.mark.skipif(_HOPPER_WHY is not None, reason=f"hopper: {_HOPPER_WHY}")
+HOPPER_DTYPES = ("float16", "bfloat16")
+
 
 def _options(*names: str) -> tuple[tuple[str, tuple], ...]:
     """The optional arguments of these implementations, merged: each test draws
@@ -229,3 +235,38 @@ if backend.interpreting():
 def test_serving_kernels_are_each_sequence_alone(dtype, data):
     case = data.draw(checks.get("serving").cases(implementations.get("flash"), dtype), label="case")
     check("serving", "flash", case)
+
+
+def _hopper_cases(**kw):
+    return _attention(head_dim=128, value_dim=128, **kw)
+
+
+@needs_hopper
+@pytest.mark.parametrize("dtype", HOPPER_DTYPES)
+@given(case=_hopper_cases())
+@example(case=QWEN3[0])
+@example(case=QWEN3[1])
+def test_hopper_matches_oracle(dtype, case, recorder):
+    check("oracle", "hopper", _with_dtype(case, dtype), recorder=recorder("hopper", dtype))
+
+
+@needs_hopper
+@pytest.mark.parametrize("dtype", HOPPER_DTYPES)
+@given(case=_hopper_cases(max_seq=300))
+def test_hopper_metamorphic(dtype, case):
+    check("metamorphic", "hopper", _with_dtype(case, dtype))
+
+
+@needs_hopper
+@pytest.mark.parametrize("dtype", HOPPER_DTYPES)
+@given(case=_hopper_cases())
+def test_hopper_and_naive_agree(dtype, case):
+    check("agree", "hopper", _with_dtype(case, dtype), other="naive")
+
+
+@needs_hopper
+@pytest.mark.parametrize("dtype", HOPPER_DTYPES)
+@given(data=st.data())
+def test_hopper_gradients_match_oracle(dtype, data, recorder):
+    case = data.draw(_backward("gradients", "hopper", dtype), label="case")
+    check("gradients", "hopper", case, recorder=recorder("hopper backward", dtype))

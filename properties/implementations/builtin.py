@@ -32,6 +32,18 @@ def _flash(q, k, v, out, *, return_lse=True, **kw):
 DECODE_SPLITS = 4
 
 
+def _hopper(q, k, v, out, *, return_lse=True, **kw):
+    from attnfuzz.kernels import flash_hopper
+
+    return _results(flash_hopper(q, k, v, return_lse=return_lse, out=out, **kw), "lse")
+
+
+def _hopper_unavailable() -> str | None:
+    from attnfuzz.kernels.hopper_prefill import unavailable
+
+    return unavailable()
+
+
 def _decode(q, k, v, out, *, return_lse=True, num_splits=DECODE_SPLITS, **kw):
     from attnfuzz.kernels import flash_decode
 
@@ -54,9 +66,10 @@ def _paged(q, k_cache, v_cache, table, seqlens, **kw):
 def _reset_flash() -> None:
     # Compiled launches and the decode merge's tile counters; not the
     # autotuner's choices, whose retuning costs seconds per shape.
-    from attnfuzz.kernels import flash, flash_backward
+    from attnfuzz.kernels import flash, flash_backward, hopper_prefill
 
     flash._PREFILL.entries.clear()
+    hopper_prefill._HOPPER.entries.clear()
     flash._DECODE.entries.clear()
     flash._COUNTERS.clear()
     for cache in (flash_backward._PREPROCESS, flash_backward._DKDV, flash_backward._DQ):
@@ -95,6 +108,10 @@ SPLITS = ("num_splits", (DECODE_SPLITS, None, 1, 2, 3, 5, 7))
 # and they take sliding windows, as the softmax does.
 DIFFERENTIABLE = Support(backward=True, windows=True)
 
+# The Hopper kernel: 16-bit, D = Dv = 128, no window; its backward is flash's.
+HOPPER = Support(dtypes=("float16", "bfloat16"), head_dims=(128,), distinct_value_dim=False,
+                 backward=True)
+
 IMPLEMENTATIONS = (
     Implementation("naive", "attention", _naive, description="three-kernel attention",
                    campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
@@ -102,6 +119,10 @@ IMPLEMENTATIONS = (
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
                    campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE, options=(OUT, LSE),
                    reset=_reset_flash, varlen=_varlen, paged=_paged, serving_bits=True),
+    Implementation("hopper", "attention", _hopper,
+                   description="warp-specialised Gluon prefill, Hopper GPUs only",
+                   bitwise_layouts=True, support=HOPPER, options=(OUT, LSE),
+                   reset=_reset_flash, unavailable=_hopper_unavailable),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
                    decode=True, campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
                    options=(OUT, LSE, SPLITS), reset=_reset_flash),

@@ -61,6 +61,9 @@ class Implementation:
     # counters), so that each sequence of the stateful property starts as a
     # fresh process does; None: it keeps none that can be reset.
     reset: Callable[[], None] | None = None
+    # Why it cannot run on this backend, in words (None: it can), asked
+    # before any case is drawn: a kernel for one GPU generation, say.
+    unavailable: Callable[[], str | None] | None = None
 
     def __post_init__(self) -> None:
         if self.op not in OPS:

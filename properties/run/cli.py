@@ -418,6 +418,9 @@ def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> lis
     rounds, skips = [], []
     for name in impls:
         impl = implementations.get(name)
+        if impl.unavailable is not None and (why := impl.unavailable()) is not None:
+            skips.append(f"{name} cannot run here: {why}")
+            continue
         takes = impl.dtypes
         applies = [p for p in props or checks.PROPERTIES if checks.get(p).applies(impl)]
         rounds += [(name, d, p) for d in dtypes if d in takes for p in applies]
