@@ -3,8 +3,9 @@
 Implementations, all timed in the same process with ``triton.testing.do_bench``
 (median of repeated runs, L2 cleared between runs):
 
-* ``triton-flash``: ``attnfuzz.kernels.flash_attention`` (prefill kernel,
-  or split-K decode kernel for Sq = 1), GQA read in place.
+* ``triton-flash``: ``attnfuzz.kernels.flash_attention`` (on an sm_90 GPU the
+  Hopper prefill kernel, elsewhere the portable one; the split-K decode kernel
+  for Sq = 1), GQA read in place.
 * ``sdpa-flash``, ``sdpa-cudnn``, ``sdpa-efficient``:
   ``torch.nn.functional.scaled_dot_product_attention`` pinned to one backend
   with ``torch.nn.attention.sdpa_kernel``.  GQA goes through ``enable_gqa=True``
@@ -307,6 +308,8 @@ class Bench:
                     self.record(point, name, mode, fn, work, unit, graph=True)
 
     def prefill_point(self, dtype, s: int, causal: bool) -> None:
+        from attnfuzz.kernels._checks import check_attention_inputs
+
         fa = flash_module()
         dname = str(dtype).removeprefix("torch.")
         print(f"prefill {dname} causal={causal} S={s}", flush=True)
@@ -316,6 +319,10 @@ class Bench:
         q, k, v = self.inputs(dtype, s, s)
 
         def describe() -> str:
+            dims = check_attention_inputs(q, k, v, causal=causal, scale=None,
+                                          alignment="bottom_right")
+            if fa.hopper_refusal(q, dims, window=None) is None:
+                return "; Hopper kernel (hopper_prefill.py)"
             tuned = getattr(fa._flash_fwd_tuned, "best_config", None)
             if not fa._autotuning(s, s) or tuned is None:
                 return "; untuned default config"
