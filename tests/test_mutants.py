@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from attnfuzz.properties import backend, checks, implementations
-from attnfuzz.properties.mutation.runner import apply, catalogue, run_mutant
+from attnfuzz.properties.mutation.runner import apply, catalogue, run_mutant, table
 
 SUBSET = (
     "matmul.bh_flat_one_stride",
@@ -45,3 +45,13 @@ def test_mutant_is_killed(name):
     result = run_mutant(mutant, examples=40, seed=0, backend=backend.configure())
     assert not result.error, result.detail
     assert result.killed, f"{name} ({mutant.mimics}) survived {result.examples} examples"
+
+
+@pytest.mark.skipif(implementations.get("hopper").unavailable() is None,
+                    reason="the Hopper kernel runs here")
+def test_a_mutant_whose_kernel_cannot_run_here_is_not_run_and_not_counted():
+    (mutant,) = catalogue(["hopper.kv_head_modulo_group"])
+    result = run_mutant(mutant, examples=2, seed=0, backend=backend.configure())
+    assert result.not_run and not result.killed and not result.error, result
+    assert "not run here: hopper.kv_head_modulo_group: hopper: " in table([result])
+    assert "no mutant ran here" in table([result])

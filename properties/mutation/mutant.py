@@ -40,6 +40,9 @@ SERVING = (("serving", "flash", "float32"), ("serving", "flash", "float16"))
 # float16 too: its dtype neighbour is bfloat16, of the same element size.
 STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"),
             ("stateful", "flash", "float16"), ("stateful", "decode", "float16"))
+# The Hopper kernel: only on an sm_90 GPU (elsewhere its mutants are not run).
+HOPPER = (("oracle", "hopper", "float16"), ("oracle", "hopper", "bfloat16"),
+          ("metamorphic", "hopper", "float16"), ("stateful", "hopper", "float16"))
 # Input validation: an out= that overlaps an input or itself must be refused.
 BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
 

@@ -25,6 +25,7 @@ from attnfuzz.properties.mutation.mutant import (
     BAD_OUT,
     DECODE,
     FLASH,
+    HOPPER,
     MATMUL,
     NAIVE,
     SOFTMAX,
@@ -40,6 +41,7 @@ TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "flash.py": (*FLASH, *DECODE, *STATEFUL),
     "_checks.py": (*ALL_ATTENTION, *BAD_OUT),
     "_launch.py": (*ALL_ATTENTION, *STATEFUL),
+    "hopper_prefill.py": HOPPER,
 }
 # A kernel file added later still gets mutated rather than silently skipped.
 DEFAULT_TARGETS = ALL_ATTENTION

@@ -33,6 +33,7 @@ from pathlib import Path
 from attnfuzz.properties.mutation.backward_catalogue import BACKWARD_MUTANTS
 from attnfuzz.properties.mutation.catalogue import CATALOGUE
 from attnfuzz.properties.mutation.flash_catalogue import FLASH_MUTANTS
+from attnfuzz.properties.mutation.hopper_catalogue import HOPPER_MUTANTS
 from attnfuzz.properties.mutation.mutant import Mutant
 from attnfuzz.properties.mutation.serving_catalogue import SERVING_MUTANTS
 
@@ -48,6 +49,9 @@ class Result:
     seconds: float | None = None
     detail: str = ""
     equivalent: str | None = None
+    # Why none of its targets could run on this backend (a kernel for another
+    # GPU): neither killed nor survived, and not counted.
+    not_run: str | None = None
 
 
 def _package_dirs() -> dict[str, Path]:
@@ -133,7 +137,8 @@ def run_mutant(
         return Result(mutant.name, mutant.mimics, False, error=True, detail=tail)
     out = json.loads(lines[-1])
     return Result(mutant.name, mutant.mimics, out["killed"], False, out.get("property"),
-                  out.get("examples"), out.get("seconds"), out.get("detail", ""))
+                  out.get("examples"), out.get("seconds"), out.get("detail", ""),
+                  not_run=out.get("not_run"))
 
 
 # The mutant's properties under memcheck: an illegal access whose values no
@@ -174,8 +179,13 @@ def _worker(
         raise RuntimeError(f"worker imported {kernels.__file__}, not the mutant under {expected}")
     start = time.monotonic()
     total = 0
+    unavailable = []
     for prop, impl, dtype in targets:
         if dtype == "bfloat16" and not backend.supports_bf16():
+            continue
+        why = impls.get(impl).unavailable and impls.get(impl).unavailable()
+        if why:
+            unavailable.append(f"{impl}: {why}")
             continue
         count = 0
 
@@ -219,6 +229,8 @@ def _worker(
                 "detail": (first[1] if len(first) > 1 else first[0] if first else repr(exc))[:300],
             }
         total += count
+    if not total and unavailable:
+        return {"killed": False, "not_run": unavailable[0]}
     return {"killed": False, "examples": total, "seconds": round(time.monotonic() - start, 2)}
 
 
@@ -274,7 +286,8 @@ def catalogue(
 
         muts = generate(per_rule_file=rules or None)
     else:
-        muts = [*CATALOGUE, *FLASH_MUTANTS, *BACKWARD_MUTANTS, *SERVING_MUTANTS]
+        muts = [*CATALOGUE, *FLASH_MUTANTS, *BACKWARD_MUTANTS, *SERVING_MUTANTS,
+                *HOPPER_MUTANTS]
     if names:
         known = {m.name: m for m in muts}
         missing = [n for n in names if n not in known]
@@ -296,8 +309,8 @@ def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend:
         for i, f in enumerate(futures):
             r = f.result()
             results.append(r)
-            status = ("equivalent" if r.equivalent else "KILLED" if r.killed
-                      else "ERROR" if r.error else "SURVIVED")
+            status = ("equivalent" if r.equivalent else "not run" if r.not_run
+                      else "KILLED" if r.killed else "ERROR" if r.error else "SURVIVED")
             progress(f"[{i + 1}/{len(muts)}] {r.name}: {status}"
                      + (f" by {r.property} after {r.examples} examples" if r.killed else "")
                      + (f"\n{r.detail}" if r.error else ""))
@@ -307,23 +320,28 @@ def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend:
 def table(results: list[Result]) -> str:
     rows = [f"{'mutant':<40}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
     for r in results:
-        status = ("equiv." if r.equivalent else "killed" if r.killed
-                  else "ERROR" if r.error else "SURVIVED")
+        status = ("equiv." if r.equivalent else "not run" if r.not_run
+                  else "killed" if r.killed else "ERROR" if r.error else "SURVIVED")
         rows.append(
             f"{r.name:<40}{status:<10}{(r.property or '-'):<34}"
             f"{r.examples if r.examples is not None else '-':>9}"
             f"{r.seconds if r.seconds is not None else '-':>9}"
         )
-    counted = [r for r in results if not r.equivalent]
+    counted = [r for r in results if not r.equivalent and not r.not_run]
     killed = [r for r in counted if r.killed]
     rate = 100.0 * len(killed) / len(counted) if counted else 100.0
     times = sorted(r.seconds for r in killed if r.seconds is not None)
     median = times[len(times) // 2] if times else float("nan")
-    rows.append(f"kill rate {len(killed)}/{len(counted)} = {rate:.0f}% of non-equivalent "
-                f"mutants; median time to kill {median:.1f}s")
+    if counted:
+        rows.append(f"kill rate {len(killed)}/{len(counted)} = {rate:.0f}% of non-equivalent "
+                    f"mutants; median time to kill {median:.1f}s")
+    else:
+        rows.append("kill rate: no mutant ran here")
     for r in results:
         if r.equivalent:
             rows.append(f"equivalent: {r.name}: {r.equivalent}")
+        if r.not_run:
+            rows.append(f"not run here: {r.name}: {r.not_run}")
     return "\n".join(rows)
 
 

@@ -1,0 +1,47 @@
+"""Mutants of the Hopper prefill (``kernels/hopper_prefill.py``); see ``runner``.
+
+They run where the kernel does, on an sm_90 GPU; elsewhere the runner
+reports them as not run.  The pipelined consumer loop is the one
+``flash_attention`` launches, so the loop's mutants edit that loop.
+"""
+
+from __future__ import annotations
+
+from attnfuzz.properties.mutation.mutant import HOPPER, Mutant, mutant
+
+_PIPELINED_RESCALE = (
+    "        mbarrier.arrive(kv_empty.index(prev), count=1)\n"
+    "        acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)\n"
+)
+
+
+def _h(name, edits, mimics, targets=HOPPER):
+    return mutant(name, "hopper_prefill.py", edits, mimics, targets)
+
+
+HOPPER_MUTANTS: tuple[Mutant, ...] = (
+    _h("hopper.kv_head_modulo_group", ("kv_head = head // GROUP", "kv_head = head % GROUP"),
+       "the query head's KV head taken modulo the group size instead of divided by it"),
+    _h("hopper.key_tail_unmasked", ("visible = gl.expand_dims(cols < sk, 0)",
+                                    "visible = gl.expand_dims(cols < sk + 1, 0)"),
+       "the key past Sk that TMA zero-fills counted as a key (a score of 0)"),
+    _h("hopper.causal_diagonal_excluded",
+       ("(gl.expand_dims(cols, 0) <= gl.expand_dims(rows + off, 1))",
+        "(gl.expand_dims(cols, 0) < gl.expand_dims(rows + off, 1))"),
+       "the causal mask drops each row's own diagonal key"),
+    _h("hopper.diagonal_block_unmasked",
+       ("gl.maximum(m0 + OFF + 1, 0) // BLOCK_N)", "gl.maximum(m0 + OFF + BLOCK_N, 0) // BLOCK_N)"),
+       "the block on the causal diagonal counted among those every row sees fully"),
+    _h("hopper.pipelined_acc_not_rescaled",
+       (_PIPELINED_RESCALE, "        mbarrier.arrive(kv_empty.index(prev), count=1)\n"),
+       "the pipelined loop's accumulator not rescaled when a block raises the running max"),
+    _h("hopper.lse_without_weight_shift",
+       ("+ gl.log2(gl.where(seen, l_i, 1.0)) + soft[1]) * LN2",
+        "+ gl.log2(gl.where(seen, l_i, 1.0))) * LN2"),
+       "the LSE left without the weight shift added back (bf16 and more than one key)"),
+    _h("hopper.launch_key_omits_causal",
+       ("    plan = (dims, causal, lse is not None, p_shift, pipeline, stages)\n",
+        "    plan = (dims, lse is not None, p_shift, pipeline, stages)\n"),
+       "the launch cache keyed without the causal flag: a causal call after a non-causal "
+       "one of the same shape replays the non-causal launch"),
+)
