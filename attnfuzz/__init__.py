@@ -45,6 +45,7 @@ _PUBLIC = {
     "flash_attention": "attnfuzz.kernels",
     "flash_prefill": "attnfuzz.kernels",
     "flash_decode": "attnfuzz.kernels",
+    "flash_hopper": "attnfuzz.kernels",
     "flash_attention_varlen": "attnfuzz.kernels",
     "flash_attention_paged": "attnfuzz.kernels",
     "plan_paged": "attnfuzz.kernels",

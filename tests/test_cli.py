@@ -115,6 +115,10 @@ USAGE_ERRORS = [
     (["run", "--impl", "sdpa_flash", "--dtype", "float32", "--examples", "1"],
      "nothing to test: sdpa_flash does not take float32"),
 ]
+# A kernel for one GPU generation, asked for where it cannot run.
+if (_why := implementations.get("hopper").unavailable()) is not None:
+    USAGE_ERRORS.append((["run", "--impl", "hopper", "--dtype", "float16", "--examples", "1"],
+                         f"nothing to test: hopper cannot run here: {_why}"))
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ KERNEL_FUNCTIONS = (
     "flash_attention",
     "flash_prefill",
     "flash_decode",
+    "flash_hopper",
     "flash_attention_varlen",
     "flash_attention_paged",
     "plan_paged",
@@ -41,7 +42,7 @@ def _modules() -> list[str]:
     return [n for n in names if not n.endswith("__main__")]
 
 
-def test_kernels_export_the_eleven_functions():
+def test_kernels_export_the_twelve_functions():
     from attnfuzz import kernels
 
     assert sorted(kernels.__all__) == sorted(KERNEL_FUNCTIONS)
