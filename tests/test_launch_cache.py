@@ -324,12 +324,13 @@ _BACKWARD_FIELDS: dict[str, list] = {
 
 
 @st.composite
-def backward_families(draw) -> tuple[dict, ...]:
-    """As ``case_families``, for the backward's launches."""
-    first = {name: draw(st.sampled_from(values)) for name, values in _BACKWARD_FIELDS.items()}
+def field_families(draw, fields: dict[str, list]) -> tuple[dict, ...]:
+    """As ``case_families``, as dicts of ``fields``: a draw, then one neighbour
+    per field that differs from it in that field alone."""
+    first = {name: draw(st.sampled_from(values)) for name, values in fields.items()}
     return (first, *(
         {**first, name: draw(st.sampled_from([x for x in values if x != first[name]]))}
-        for name, values in _BACKWARD_FIELDS.items()
+        for name, values in fields.items()
     ))
 
 
@@ -356,7 +357,7 @@ def _backward_call(case: dict):
     return call
 
 
-@given(family=backward_families())
+@given(family=field_families(_BACKWARD_FIELDS))
 def test_a_replayed_backward_launch_is_the_launch_triton_makes(backward_launchers, family):
     for round_ in range(2):
         before = [p.cache.direct_launches for p in backward_launchers]
@@ -391,16 +392,6 @@ def hopper_launcher(monkeypatch) -> _Paired:
     return paired
 
 
-@st.composite
-def hopper_families(draw) -> tuple[dict, ...]:
-    """As ``case_families``, for the Hopper kernel's launches (D = Dv = 128)."""
-    first = {name: draw(st.sampled_from(values)) for name, values in _HOPPER_FIELDS.items()}
-    return (first, *(
-        {**first, name: draw(st.sampled_from([x for x in values if x != first[name]]))}
-        for name, values in _HOPPER_FIELDS.items()
-    ))
-
-
 def _hopper_call(case: dict):
     hq = case["hkv"] * case["group"]
     b, sq, sk = case["b"], case["sq"], case["sk"]
@@ -420,7 +411,7 @@ def _hopper_call(case: dict):
     return call
 
 
-@given(family=hopper_families())
+@given(family=field_families(_HOPPER_FIELDS))
 def test_a_replayed_hopper_launch_is_the_launch_triton_makes(hopper_launcher, family):
     """The replay hands the launcher HostDescriptors where Triton hands it
     TensorDescriptors: the same base, shape, strides and padding."""
