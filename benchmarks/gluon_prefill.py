@@ -10,6 +10,7 @@ unequal lengths.
 
     python benchmarks/gluon_prefill.py              # on an H100/H200: check, then time
     python benchmarks/gluon_prefill.py --compile [--version V]   # sm_90 code, no GPU
+    python benchmarks/gluon_prefill.py --host-profile   # a short call's host time, by function
 """
 
 from __future__ import annotations
@@ -157,6 +158,42 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool) -> bool:
     return all_ok
 
 
+def host_profile(s: int = 1024, calls: int = 1000) -> None:
+    """Where a short call's host time goes: each path's host time per call
+    (calls issued back to back, bench_attention's ``per_call_us``), then
+    cProfile of ``flash_attention``'s calls, the functions with the most own
+    time first."""
+    import cProfile
+    import pstats
+
+    import torch.nn.functional as F
+    from bench_attention import per_call_us
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    g = torch.Generator(device="cuda").manual_seed(0)
+    q = torch.randn(4, 16, s, 128, device="cuda", dtype=torch.bfloat16, generator=g)
+    k = torch.randn(4, 8, s, 128, device="cuda", dtype=torch.bfloat16, generator=g)
+
+    def cudnn():
+        with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+            return F.scaled_dot_product_attention(q, k, k, enable_gqa=True)
+
+    paths = {"flash_attention": lambda: flash_attention(q, k, k),
+             "flash_prefill (portable)": lambda: flash_prefill(q, k, k),
+             "run('pipelined') (no public checks)": lambda: run("pipelined", q, k, k),
+             "cuDNN": cudnn}
+    for name, fn in paths.items():
+        host, wall = per_call_us(fn, calls)
+        print(f"S={s} {name:<38} host {host:6.1f} us/call  wall {wall:6.1f} us/call", flush=True)
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(calls):
+        flash_attention(q, k, k)
+    profile.disable()
+    torch.cuda.synchronize()
+    pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--compile", action="store_true", help="compile for sm_90 only (no GPU)")
@@ -166,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --compile: the scale (negative and zero ones compile other paths)")
     p.add_argument("--lengths", default="512,1024,2048,4096,16384",
                    help="Sq = Sk points, comma-separated (bf16; fp16 at 4096)")
+    p.add_argument("--host-profile", action="store_true",
+                   help="instead: where a call's host time goes at Sq = Sk = 1k")
     args = p.parse_args(argv)
     if args.compile:
         print(json.dumps(compile_sm90(args.version, args.scale)))
@@ -176,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     if (why := missing_gpu()) is not None:
         print(why)
         return 2
+    if args.host_profile:
+        host_profile()
+        return 0
     # Sq = Sk points against cuDNN; the ragged, unequal ones check the edges.
     points = [(torch.bfloat16, n, n) for n in map(int, args.lengths.split(","))]
     points += [(torch.float16, 4096, 4096), (torch.bfloat16, 1000, 1531),
