@@ -64,10 +64,11 @@ without a copy.  Offsets that grow with the tensor are int64.  Head dims are
 padded to a power of two (at least 16, the smallest ``tl.dot`` operand) and the
 padding is masked on load, so no byte outside a tensor is read.
 
-Hopper.  On an sm_90 GPU the prefill of fp16 and bf16 at D = Dv = 128
-without a window runs ``hopper_prefill.py``'s warp-specialised kernel
-instead, with the same arithmetic in another order (``flash_hopper`` forces
-it, ``flash_prefill`` the portable kernel).
+Hopper.  On an sm_90 GPU a prefill of fp16 or bf16 at D = Dv = 128 without a
+window, with the work to cover its launch (``uses_hopper_path``), runs
+``hopper_prefill.py``'s warp-specialised kernel instead, with the same
+arithmetic in another order (``flash_hopper`` forces it, ``flash_prefill``
+the portable kernel).
 
 Backward.  When q, k or v requires grad, the forward runs through an
 autograd Function that also keeps the LSE, from which ``flash_backward.py``
