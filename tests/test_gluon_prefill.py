@@ -20,7 +20,7 @@ import pytest
 import torch
 import triton
 
-from attnfuzz.kernels import flash_attention, flash_hopper, flash_prefill
+from attnfuzz.kernels import flash, flash_attention, flash_hopper, flash_prefill
 from attnfuzz.kernels.hopper_prefill import unavailable
 from attnfuzz.properties import backend
 
@@ -81,11 +81,15 @@ def test_flash_attention_runs_the_portable_kernel_where_the_hopper_kernel_cannot
 
 
 @pytest.mark.skipif(unavailable() is not None, reason=f"hopper: {unavailable()}")
-def test_flash_attention_runs_the_hopper_kernel_where_it_can() -> None:
+def test_flash_attention_runs_the_hopper_kernel_from_its_size_on(monkeypatch) -> None:
     g = torch.Generator().manual_seed(0)
     q, k = _fp16(1, 2, 140, 128, g=g), _fp16(1, 1, 150, 128, g=g)
+    pairs = 2 * 140 * 150
     for causal in (False, True):
-        got = flash_attention(q, k, k, causal=causal)
-        torch.testing.assert_close(got, flash_hopper(q, k, k, causal=causal), rtol=0, atol=0)
+        hopper, portable = (f(q, k, k, causal=causal) for f in (flash_hopper, flash_prefill))
         # Another kernel, another summation order: other bits somewhere.
-        assert not torch.equal(got, flash_prefill(q, k, k, causal=causal))
+        assert not torch.equal(hopper, portable)
+        for threshold, want in ((pairs, hopper), (pairs + 1, portable)):
+            monkeypatch.setattr(flash, "HOPPER_MIN_PAIRS", threshold)
+            got = flash_attention(q, k, k, causal=causal)
+            torch.testing.assert_close(got, want, rtol=0, atol=0)
