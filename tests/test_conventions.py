@@ -104,6 +104,18 @@ def test_a_file_path_imports_too(tmp_path):
     assert impl.op == "attention" and not impl.writes_out
 
 
+def test_a_declared_lse_that_is_not_returned_is_a_failure_that_says_so():
+    from attnfuzz.properties.checks.oracle import against_oracle
+    from attnfuzz.properties.model.cases import AttentionCase
+
+    case = AttentionCase(hq=1, hkv=1, sq=3, sk=4, d=8, dv=8, dtype="float32")
+    honest = implementations.get(f"{MODULE}:mine@attnfuzz")
+    assert all(v.ok for v in against_oracle(honest, case))
+    claims = implementations.get(f"{MODULE}:mine@attnfuzz#lse=yes")
+    (failed,) = [v for v in against_oracle(claims, case) if not v.ok]
+    assert "lse declared (lse=yes)" in failed.check and "(out, lse)" in failed.check
+
+
 def test_the_registry_keeps_an_imported_implementation():
     name = f"{MODULE}:mine@attnfuzz"
     assert implementations.get(name) is implementations.get(name)

@@ -109,5 +109,8 @@ def against_oracle(impl: Implementation, case: Case, built: Built | None = None)
     asked = dict(case.options).get("return_lse", True)
     if impl.op == "attention" and impl.support.lse and asked and "lse" not in run.results:
         nan = math.nan
-        verdicts.append(Verdict("lse (declared) not returned", math.inf, nan, nan, (), nan, nan))
+        # A function that returns the LSE only when asked for it is declared
+        # lse=no: the harness's conventions never ask.
+        verdicts.append(Verdict("lse declared (lse=yes) but the call returned out alone, "
+                                "not (out, lse)", math.inf, nan, nan, (), nan, nan))
     return verdicts
