@@ -6,6 +6,8 @@ Implementations, all timed in the same process with ``triton.testing.do_bench``
 * ``triton-flash``: ``attnfuzz.kernels.flash_attention`` (on an sm_90 GPU the
   Hopper prefill kernel, elsewhere the portable one; the split-K decode kernel
   for Sq = 1), GQA read in place.
+* ``triton-portable``: ``flash_prefill``, the portable kernel, at the prefill
+  points where ``triton-flash`` ran the Hopper kernel.
 * ``sdpa-flash``, ``sdpa-cudnn``, ``sdpa-efficient``:
   ``torch.nn.functional.scaled_dot_product_attention`` pinned to one backend
   with ``torch.nn.attention.sdpa_kernel``.  GQA goes through ``enable_gqa=True``
@@ -317,11 +319,11 @@ class Bench:
                  "Hkv": HKV, "Sq": s, "Sk": s, "D": D}
         flops = 4.0 * B * HQ * s * s * D * (0.5 if causal else 1.0)
         q, k, v = self.inputs(dtype, s, s)
+        dims = check_attention_inputs(q, k, v, causal=causal, scale=None, alignment="bottom_right")
+        hopper = fa.uses_hopper_path(q, dims, None)
 
         def describe() -> str:
-            dims = check_attention_inputs(q, k, v, causal=causal, scale=None,
-                                          alignment="bottom_right")
-            if fa.hopper_refusal(q, dims, window=None) is None:
+            if hopper:
                 return "; Hopper kernel (hopper_prefill.py)"
             tuned = getattr(fa._flash_fwd_tuned, "best_config", None)
             if not fa._autotuning(s, s) or tuned is None:
@@ -331,6 +333,9 @@ class Bench:
                     f"w{tuned.num_warps} s{tuned.num_stages}")
 
         self.compare(point, q, k, v, causal=causal, work=flops, unit="TFLOP/s", describe=describe)
+        if hopper:  # triton-flash ran the Hopper kernel: the portable one beside it
+            self.record(point, "triton-portable", "gqa",
+                        lambda: fa.flash_prefill(q, k, v, causal=causal), flops, "TFLOP/s")
         if s <= EAGER_MAX_S:
             self.record(point, "eager", "gqa", self.eager_fn(q, k, v, causal=causal), flops,
                         "TFLOP/s")
