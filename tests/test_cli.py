@@ -116,7 +116,7 @@ USAGE_ERRORS = [
      "nothing to test: sdpa_flash does not take float32"),
 ]
 # A kernel for one GPU generation, asked for where it cannot run.
-if (_why := implementations.get("hopper").unavailable()) is not None:
+if (_why := implementations.get("hopper").cannot_run()) is not None:
     USAGE_ERRORS.append((["run", "--impl", "hopper", "--dtype", "float16", "--examples", "1"],
                          f"nothing to test: hopper cannot run here: {_why}"))
 

@@ -47,7 +47,7 @@ def test_mutant_is_killed(name):
     assert result.killed, f"{name} ({mutant.mimics}) survived {result.examples} examples"
 
 
-@pytest.mark.skipif(implementations.get("hopper").unavailable() is None,
+@pytest.mark.skipif(implementations.get("hopper").cannot_run() is None,
                     reason="the Hopper kernel runs here")
 def test_a_mutant_whose_kernel_cannot_run_here_is_not_run_and_not_counted():
     (mutant,) = catalogue(["hopper.kv_head_modulo_group"])

@@ -24,7 +24,7 @@ QWEN3 = S.qwen3_examples("float32")
 
 # The Hopper kernel (``flash_hopper``) runs only compiled on an sm_90 GPU; its
 # cases are the ones it computes (16-bit, D = Dv = 128), at flash's counts.
-_HOPPER_WHY = implementations.get("hopper").unavailable()
+_HOPPER_WHY = implementations.get("hopper").cannot_run()
 needs_hopper = pytest.mark.skipif(_HOPPER_WHY is not None, reason=f"hopper: {_HOPPER_WHY}")
 HOPPER_DTYPES = ("float16", "bfloat16")
 

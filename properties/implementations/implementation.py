@@ -71,6 +71,10 @@ class Implementation:
         if not isinstance(self.support, Support):
             raise TypeError(f"support must be a Support, got {type(self.support).__name__}")
 
+    def cannot_run(self) -> str | None:
+        """Why it cannot run on this backend (``unavailable``), or None."""
+        return None if self.unavailable is None else self.unavailable()
+
     @property
     def dtypes(self) -> tuple[str, ...]:
         return self.support.dtypes

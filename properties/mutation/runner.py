@@ -183,8 +183,7 @@ def _worker(
     for prop, impl, dtype in targets:
         if dtype == "bfloat16" and not backend.supports_bf16():
             continue
-        why = impls.get(impl).unavailable and impls.get(impl).unavailable()
-        if why:
+        if (why := impls.get(impl).cannot_run()) is not None:
             unavailable.append(f"{impl}: {why}")
             continue
         count = 0
@@ -329,10 +328,10 @@ def table(results: list[Result]) -> str:
         )
     counted = [r for r in results if not r.equivalent and not r.not_run]
     killed = [r for r in counted if r.killed]
-    rate = 100.0 * len(killed) / len(counted) if counted else 100.0
     times = sorted(r.seconds for r in killed if r.seconds is not None)
     median = times[len(times) // 2] if times else float("nan")
     if counted:
+        rate = 100.0 * len(killed) / len(counted)
         rows.append(f"kill rate {len(killed)}/{len(counted)} = {rate:.0f}% of non-equivalent "
                     f"mutants; median time to kill {median:.1f}s")
     else:

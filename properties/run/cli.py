@@ -418,7 +418,7 @@ def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> lis
     rounds, skips = [], []
     for name in impls:
         impl = implementations.get(name)
-        if impl.unavailable is not None and (why := impl.unavailable()) is not None:
+        if (why := impl.cannot_run()) is not None:
             skips.append(f"{name} cannot run here: {why}")
             continue
         takes = impl.dtypes
