@@ -22,7 +22,9 @@ argument Triton specialises on:
 
 The first launch with a key goes through ``JITFunction.run``, which compiles
 or finds the kernel; later ones call that kernel's launcher directly, with the
-same arguments ``JITFunction.run`` would pass.  Launch hooks (profilers) and
+same arguments ``JITFunction.run`` would pass.  Where the launcher is Triton
+3.6's ``CudaLauncher`` (``DirectLaunch``), they go one layer lower still, to
+its compiled entry point, encoding the TMA descriptors themselves.  Launch hooks (profilers) and
 pre-run hooks send every launch through ``JITFunction.run``, and so does the
 interpreter, which has no compiled kernel.
 
@@ -42,6 +44,7 @@ from typing import Any, NamedTuple
 
 import torch
 from triton import knobs
+from triton.runtime import driver
 from triton.runtime.jit import JITFunction
 
 from ._checks import interpreting
@@ -66,6 +69,77 @@ class HostDescriptor(NamedTuple):
     shape: tuple[int, ...]
     strides: tuple[int, ...]
     padding: str = "zero"
+
+
+class DirectLaunch(NamedTuple):
+    """A compiled kernel's launcher (Triton 3.6's ``CudaLauncher``) below its
+    Python layers: its compiled entry point, the arguments that entry takes
+    before the kernel's, and what it needs to encode each TMA descriptor
+    argument.  Above the entry, every launch allocates scratch memory (none
+    here) and ``make_tensordesc_arg`` re-reads the same metadata and rebuilds
+    each descriptor's argument list, in Python."""
+
+    entry: Callable
+    head: tuple
+    # position among the leading arguments -> (swizzle, element size, element
+    # type as cuTensorMapEncodeTiled takes it, block shape)
+    encodings: dict[int, tuple]
+    fill: Callable | None
+
+    @staticmethod
+    def of(kernel: Any, n_leading: int) -> DirectLaunch | None:
+        """``kernel``'s launch taken apart, or None where its launcher is not
+        the one this knows (another Triton, a kernel with scratch memory or
+        TMA descriptors outside its leading arguments): then ``kernel.run``."""
+        from triton.backends.nvidia import driver as nvidia
+
+        run = kernel.run
+        if not isinstance(run, nvidia.CudaLauncher):
+            return None
+        try:
+            if run.global_scratch_size or run.profile_scratch_size:
+                return None
+            entry, head = run.launch, (kernel.function, run.launch_cooperative_grid,
+                                       run.launch_pdl, None, None, kernel.packed_metadata,
+                                       None, None, None)
+            signature = list(kernel.src.signature.values())
+            metas = getattr(kernel.metadata, "tensordesc_meta", None)
+        except AttributeError:
+            return None
+        where = [i for i, sig in enumerate(signature)
+                 if isinstance(sig, str) and sig.startswith("tensordesc")]
+        if not where:
+            return DirectLaunch(entry, head, {}, None)
+        # ``run.launch`` is then ``wrap_handle_tensordesc``'s closure over the entry.
+        code, closure = getattr(entry, "__code__", None), getattr(entry, "__closure__", None)
+        cells = (dict(zip(code.co_freevars, (c.cell_contents for c in closure), strict=True))
+                 if code is not None and closure else {})
+        entry = cells.get("launcher")
+        if (entry is None or not metas or len(metas) != len(where) or where[-1] >= n_leading
+                or any(m is None or m.get("fp4_padded") for m in metas)):
+            return None
+        encodings = {i: (m["swizzle"], m["elem_size"],
+                         nvidia.TMA_DTYPE_DEVICE_TO_HOST[m["elem_type"]], m["block_size"])
+                     for i, m in zip(where, metas, strict=True)}
+        return DirectLaunch(entry, head, encodings, driver.active.utils.fill_tma_descriptor)
+
+    def arguments(self, leading: tuple) -> list:
+        """The leading arguments as the entry takes them: a descriptor as its
+        encoded tensor map, then its shape and strides (``make_tensordesc_arg``)."""
+        if not self.encodings:
+            return list(leading)
+        out = []
+        for i, arg in enumerate(leading):
+            code = self.encodings.get(i)
+            if code is None:
+                out.append(arg)
+                continue
+            swizzle, size, kind, block = code
+            out.append(self.fill(arg.base.data_ptr(), swizzle, size, kind, block, arg.shape,
+                                 arg.strides, 1 if arg.padding == "nan" else 0))
+            out.extend(arg.shape)
+            out.extend(arg.strides)
+        return out
 
 
 def pointer_key(t: torch.Tensor) -> tuple[torch.dtype, bool]:
@@ -145,12 +219,16 @@ class LaunchCache:
         )
         entry = self.entries.get(key)
         if entry is not None and self._replayable(entry[0]):
-            kernel, (g0, g1, g2), args = entry
+            kernel, (g0, g1, g2), args, direct = entry
             # The current stream, as JITFunction.run reads it.  No launch
             # metadata and no hooks: they only feed hooks, and none is set.
             stream = torch._C._cuda_getCurrentRawStream(device)
-            kernel.run(g0, g1, g2, stream, kernel.function, kernel.packed_metadata,
-                       None, None, None, *self.leading(tensors, True), *args)
+            leading = self.leading(tensors, True)
+            if direct is None:
+                kernel.run(g0, g1, g2, stream, kernel.function, kernel.packed_metadata,
+                           None, None, None, *leading, *args)
+            else:
+                direct.entry(g0, g1, g2, stream, *direct.head, *direct.arguments(leading), *args)
             return
         self.direct_launches += 1
         built = build()
@@ -167,7 +245,8 @@ class LaunchCache:
         grid3 = (*grid, 1, 1)[:3]
         if len(self.entries) >= self.max_entries:
             self.entries.clear()
-        self.entries[key] = (kernel, grid3, (*args, *(meta[n] for n in names)))
+        self.entries[key] = (kernel, grid3, (*args, *(meta[n] for n in names)),
+                             DirectLaunch.of(kernel, len(tensors)))
 
     def _replayable(self, kernel: Any) -> bool:
         """Whether a direct launch does all that ``JITFunction.run`` would."""
@@ -176,7 +255,10 @@ class LaunchCache:
         # JITFunction.run refuses a kernel whose globals changed since it was
         # compiled; leave that refusal to it.
         for (name, _), (value, scope) in self.fn.used_global_vals.items():
-            if scope.get(name, _MISSING) != value:
+            # ``is`` first: a Gluon kernel's globals are constexprs, whose ``!=``
+            # builds a constexpr, a microsecond each.
+            now = scope.get(name, _MISSING)
+            if now is not value and now != value:
                 return False
         return True
 

@@ -26,6 +26,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from triton import knobs
 from triton.backends.compiler import GPUTarget
+from triton.backends.nvidia import driver as nvidia
 from triton.runtime import driver
 from triton.runtime.jit import JITFunction
 
@@ -40,6 +41,10 @@ STREAM = 7
 
 
 class _Driver:
+    def __init__(self) -> None:
+        # The TMA descriptor "encoding": what it was given, to compare.
+        self.utils = types.SimpleNamespace(fill_tma_descriptor=lambda *a: ("tensormap", a))
+
     def get_current_device(self) -> int:
         return 0
 
@@ -50,30 +55,51 @@ class _Driver:
         return GPUTarget("cuda", 90, 32)
 
 
-class _Recorder:
-    """Stands in for a compiled kernel: logs its launches under Triton's cache key."""
+def _descriptor_meta(index: int, signature: str) -> dict:
+    # Made-up encodings, distinct per descriptor; element types 8-10 are the
+    # ones Triton renumbers for cuTensorMapEncodeTiled.
+    block = [int(n) for n in signature[signature.index("[") + 1:signature.index("]")].split(",")]
+    return {"swizzle": 32 * (index + 1), "elem_size": 2, "elem_type": 8 + index % 3,
+            "block_size": block, "fp4_padded": False}
 
-    def __init__(self, key: object, log: list) -> None:
+
+class _Recorder:
+    """Stands in for a compiled kernel: Triton's CUDA launcher, whose compiled
+    entry point logs its launches under Triton's cache key."""
+
+    def __init__(self, key: object, log: list, signature: dict) -> None:
         self.key, self.log = key, log
         self.function, self.packed_metadata = 0, None
+        self.src = types.SimpleNamespace(signature=signature)
+        descriptors = [sig for sig in signature.values()
+                       if isinstance(sig, str) and sig.startswith("tensordesc")]
+        self.metadata = types.SimpleNamespace(
+            tensordesc_meta=[_descriptor_meta(i, s) for i, s in enumerate(descriptors)] or None)
+        run = object.__new__(nvidia.CudaLauncher)
+        run.launch = nvidia.wrap_handle_tensordesc(self._entry, signature,
+                                                   self.metadata.tensordesc_meta)
+        run.num_ctas, run.launch_cooperative_grid, run.launch_pdl = 1, False, False
+        run.global_scratch_size = run.profile_scratch_size = 0
+        run.global_scratch_align = run.profile_scratch_align = 1
+        self.run = run
 
     def launch_metadata(self, grid, stream, *args):
         return None
 
-    def run(self, g0, g1, g2, stream, function, packed, metadata, enter, exit, *args):
+    def _entry(self, g0, g1, g2, stream, function, cooperative, pdl, scratch, profile_scratch,
+               packed, metadata, enter, exit, *args):
         self.log.append((self.key, (g0, g1, g2), stream, tuple(map(_comparable, args))))
 
 
 def _comparable(arg: object) -> object:
-    # Tensors by address and dtype (both paths get the same objects); TMA
-    # descriptors by what the launcher reads of them (a Gluon
-    # TensorDescriptor or a HostDescriptor); other values by type and ==, so
-    # that an int 1 and a float 1.0 differ.
+    # Tensors by address and dtype (both paths get the same objects); a TMA
+    # descriptor arrives encoded (the stand-in's record of what it was
+    # encoded from), a list or tuple by its items; other values by type and
+    # ==, so that an int 1 and a float 1.0 differ.
     if isinstance(arg, torch.Tensor):
         return ("tensor", arg.data_ptr(), arg.dtype)
-    if hasattr(arg, "base") and hasattr(arg, "strides"):
-        return ("descriptor", _comparable(arg.base), tuple(arg.shape), tuple(arg.strides),
-                arg.padding)
+    if isinstance(arg, tuple | list):
+        return ("sequence", tuple(map(_comparable, arg)))
     return (type(arg).__name__, arg)
 
 
@@ -83,7 +109,7 @@ def _recording(jit_fn: object, log: list) -> JITFunction:
     fn = (type(jit_fn) if isinstance(jit_fn, JITFunction) else JITFunction)(jit_fn.fn)
 
     def _do_compile(self, key, signature, device, constexprs, options, attrs, warmup):
-        kernel = _Recorder(key, log)
+        kernel = _Recorder(key, log, signature)
         self.device_caches[device][0][key] = kernel
         return kernel
 
@@ -251,8 +277,15 @@ def test_a_replayed_launch_is_the_launch_triton_makes(launchers, family):
         if round_ == 1:  # the same cases again, on new tensors: all replays
             assert [p.cache.direct_launches for p in launchers] == before
     for paired in launchers:
+        _through_the_entry_point(paired.cache)
         for cached, direct in paired.pairs:
             assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"
+
+
+def _through_the_entry_point(cache: launch.LaunchCache) -> None:
+    # The stand-in is Triton 3.6's launcher: replays skip its Python layers.
+    assert cache.entries
+    assert all(isinstance(e[3], launch.DirectLaunch) for e in cache.entries.values())
 
 
 def test_launches_while_a_hook_is_installed_go_through_triton(launchers):
@@ -413,8 +446,9 @@ def _hopper_call(case: dict):
 
 @given(family=field_families(_HOPPER_FIELDS))
 def test_a_replayed_hopper_launch_is_the_launch_triton_makes(hopper_launcher, family):
-    """The replay hands the launcher HostDescriptors where Triton hands it
-    TensorDescriptors: the same base, shape, strides and padding."""
+    """The replay encodes HostDescriptors where Triton encodes
+    TensorDescriptors: the same base, shape, strides and padding, with the
+    compiled kernel's encoding of each."""
     for round_ in range(2):
         before = hopper_launcher.cache.direct_launches
         for case in family:
@@ -422,5 +456,6 @@ def test_a_replayed_hopper_launch_is_the_launch_triton_makes(hopper_launcher, fa
         if round_ == 1:  # the same cases again, on new tensors: all replays
             assert hopper_launcher.cache.direct_launches == before
     assert hopper_launcher.pairs
+    _through_the_entry_point(hopper_launcher.cache)
     for cached, direct in hopper_launcher.pairs:
         assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"
