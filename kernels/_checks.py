@@ -43,12 +43,14 @@ def check_tensor(name: str, t: object, *, ndim: int | tuple[int, ...]) -> torch.
         raise TypeError(
             f"{name} has dtype {t.dtype}; expected one of float32, float16, bfloat16"
         )
+    # ``is_cpu`` / ``is_cuda``, not ``device.type``: a short call's host time
+    # counts, and each ``device`` builds an object.
     if interpreting():
-        if t.device.type != "cpu":
+        if not t.is_cpu:
             raise ValueError(
                 f"{name} is on {t.device}; under TRITON_INTERPRET=1 kernels take CPU tensors"
             )
-    elif t.device.type != "cuda":
+    elif not t.is_cuda:
         raise ValueError(
             f"{name} is on {t.device}; compiled Triton kernels need a CUDA tensor "
             "(set TRITON_INTERPRET=1 before importing kernels to run on the CPU)"
@@ -64,7 +66,7 @@ def check_same_dtype_device(names: tuple[str, ...], tensors: tuple[torch.Tensor,
                 f"{name} has dtype {t.dtype} but {first_name} has {first.dtype}; "
                 "inputs must share one dtype"
             )
-        if t.device != first.device:
+        if t.get_device() != first.get_device() or t.is_cuda != first.is_cuda:
             raise ValueError(
                 f"{name} is on {t.device} but {first_name} is on {first.device}; "
                 "inputs must share one device"

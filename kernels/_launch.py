@@ -199,6 +199,7 @@ class LaunchCache:
         self.leading = leading or (lambda tensors, again: tensors)
         self.entries: dict[Hashable, tuple] = {}
         self.direct_launches = 0  # launches that went through JITFunction.run
+        self._equal_globals: dict[tuple, object] = {}
 
     def launch(self, plan: Hashable, tensors: tuple[torch.Tensor, ...], build: Build) -> None:
         """Launch with ``tensors`` as the kernel's leading arguments.
@@ -254,12 +255,16 @@ class LaunchCache:
             return False
         # JITFunction.run refuses a kernel whose globals changed since it was
         # compiled; leave that refusal to it.
-        for (name, _), (value, scope) in self.fn.used_global_vals.items():
-            # ``is`` first: a Gluon kernel's globals are constexprs, whose ``!=``
-            # builds a constexpr, a microsecond each.
-            now = scope.get(name, _MISSING)
-            if now is not value and now != value:
+        for key, (value, scope) in self.fn.used_global_vals.items():
+            # A Gluon kernel's globals are constexprs (kept as copies), whose
+            # ``!=`` builds a constexpr, microseconds a launch: an object
+            # found equal once is passed by identity after.
+            now = scope.get(key[0], _MISSING)
+            if now is self._equal_globals.get(key, _MISSING):
+                continue
+            if now != value:
                 return False
+            self._equal_globals[key] = now
         return True
 
 

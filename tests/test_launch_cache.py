@@ -22,6 +22,7 @@ import types
 
 import pytest
 import torch
+import triton.language as tl
 from hypothesis import given
 from hypothesis import strategies as st
 from triton import knobs
@@ -311,6 +312,27 @@ def test_launches_while_a_hook_is_installed_go_through_triton(launchers):
 
 _TRITON_DTYPES = {torch.float16: "*fp16", torch.bfloat16: "*bf16", torch.float32: "*fp32",
                   torch.int32: "*i32"}
+
+
+def test_a_kernel_whose_globals_changed_goes_through_triton(launchers):
+    """Triton refuses to launch a kernel whose globals changed since it was
+    compiled; a replay must leave that refusal to it, also after it has seen
+    the same globals many times."""
+    cache = launchers[0].cache
+    case = Case(False, torch.float16, "ieee", 1, 1, 2, 8, 8, 16, 16, False, "bottom_right",
+                None, False, *(_ORDERS[0],) * 4, *(0,) * 4, None, None, False)
+    call = _call(case)
+    scope = {"WIDTH": tl.constexpr(64)}
+    # As Triton keeps a global it compiled with: a copy, and the scope it came from.
+    cache.fn.used_global_vals[("WIDTH", id(scope))] = (tl.constexpr(64), scope)
+    for _ in range(3):
+        call()
+    assert cache.direct_launches == 1, "equal globals: the later launches replay"
+    scope["WIDTH"] = tl.constexpr(32)
+    with pytest.raises(RuntimeError, match="WIDTH"):
+        call()
+    # Raised by the cache's own launch, not only by the paired one after it.
+    assert cache.direct_launches == 2
 
 
 def test_pointer_key_sees_what_triton_specialises_a_tensor_on():
