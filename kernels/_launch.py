@@ -24,9 +24,9 @@ The first launch with a key goes through ``JITFunction.run``, which compiles
 or finds the kernel; later ones call that kernel's launcher directly, with the
 same arguments ``JITFunction.run`` would pass.  Where the launcher is Triton
 3.6's ``CudaLauncher`` (``DirectLaunch``), they go one layer lower still, to
-its compiled entry point, encoding the TMA descriptors themselves.  Launch hooks (profilers) and
-pre-run hooks send every launch through ``JITFunction.run``, and so does the
-interpreter, which has no compiled kernel.
+its compiled entry point, encoding the TMA descriptors themselves.  Launch
+hooks (profilers) and pre-run hooks send every launch through
+``JITFunction.run``, and so does the interpreter, which has no compiled kernel.
 
 ``TuningFile`` keeps what autotuning chose for a launch key on disk, so that
 another process does not time the candidates again.
@@ -112,9 +112,9 @@ class DirectLaunch(NamedTuple):
             return DirectLaunch(entry, head, {}, None)
         # ``run.launch`` is then ``wrap_handle_tensordesc``'s closure over the entry.
         code, closure = getattr(entry, "__code__", None), getattr(entry, "__closure__", None)
-        cells = (dict(zip(code.co_freevars, (c.cell_contents for c in closure), strict=True))
-                 if code is not None and closure else {})
-        entry = cells.get("launcher")
+        names = code.co_freevars if code is not None and closure else ()
+        entry = dict(zip(names, closure or (), strict=True)).get("launcher")
+        entry = entry.cell_contents if entry is not None else None
         if (entry is None or not metas or len(metas) != len(where) or where[-1] >= n_leading
                 or any(m is None or m.get("fp4_padded") for m in metas)):
             return None
@@ -123,11 +123,11 @@ class DirectLaunch(NamedTuple):
                      for i, m in zip(where, metas, strict=True)}
         return DirectLaunch(entry, head, encodings, driver.active.utils.fill_tma_descriptor)
 
-    def arguments(self, leading: tuple) -> list:
+    def arguments(self, leading: tuple) -> tuple | list:
         """The leading arguments as the entry takes them: a descriptor as its
         encoded tensor map, then its shape and strides (``make_tensordesc_arg``)."""
         if not self.encodings:
-            return list(leading)
+            return leading
         out = []
         for i, arg in enumerate(leading):
             code = self.encodings.get(i)

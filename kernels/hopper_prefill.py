@@ -302,7 +302,8 @@ def _attention_kernel(q_desc, k_desc, v_desc, o_desc, lse_ptr, Sq, Sk, H, GROUP,
 # Launcher.  A call's host time matters: at Sq = Sk = 1k the kernel runs for
 # about 70 us, and building four TensorDescriptors and binding the Gluon
 # kernel's arguments cost as much.  ``LaunchCache`` binds once per shape; later
-# launches hand the compiled launcher ``HostDescriptor``s, which are all it reads.
+# launches give it ``HostDescriptor``s (base, shape, strides: all that the
+# launcher's encoding reads), from which it encodes the tensor maps itself.
 
 PIPELINE, STAGES = True, 3  # the pipelined consumer loop, three stages (NOTES, g3)
 
