@@ -25,13 +25,13 @@ U64 = 2.0**-53
 
 
 @st.composite
-def backward_inputs(draw, dtype=None):
+def backward_inputs(draw, dtype=None, spreads=(0.1, 1.0, 5.0)):
     dtype = DT[dtype or draw(st.sampled_from(sorted(DT)))]
     hkv, group = draw(st.sampled_from([1, 2])), draw(st.sampled_from([1, 2, 3]))
     sq, sk = draw(st.integers(1, 40)), draw(st.integers(1, 70))
     d, dv = draw(st.sampled_from([16, 40, 64])), draw(st.sampled_from([16, 24, 64]))
     gen = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
-    s = draw(st.sampled_from([0.1, 1.0, 5.0]))
+    s = draw(st.sampled_from(spreads))
     q = (torch.randn(1, hkv * group, sq, d, generator=gen) * s).to(dtype)
     k = (torch.randn(1, hkv, sk, d, generator=gen) * s).to(dtype)
     v = torch.randn(1, hkv, sk, dv, generator=gen).to(dtype)
@@ -97,7 +97,14 @@ def _keys_seen(q, k, kw) -> int:
     return int(visible(q.shape[2], k.shape[2], kw["alignment"]).sum(-1).max())
 
 
-@given(backward_inputs(), st.sampled_from(["no delta", "dk unscaled", "lse base"]))
+# Planted bugs act through dS = P (dP - delta).  With q and k spread by 5,
+# logits reach the hundreds, a row's softmax saturates (weights of 1e-9 next
+# to 1), dS and the gradients it feeds shrink to the size of their own
+# rounding slack, and a bug that scales them (dk unscaled) stays inside the
+# bounds: 2 draws in 6000 did.  Power is claimed where the softmax has a
+# gradient; soundness (the test above) is checked at every spread.
+@given(backward_inputs(spreads=(0.1, 1.0)),
+       st.sampled_from(["no delta", "dk unscaled", "lse base"]))
 def test_planted_bugs_break_the_bounds(inputs, bug):
     q, k, v, do, kw = inputs
     if _keys_seen(q, k, kw) < 2:
