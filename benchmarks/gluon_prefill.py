@@ -36,20 +36,22 @@ from attnfuzz.kernels.hopper_prefill import (  # noqa: E402
     launch_plan,
 )
 
-# (CAUSAL, PIPELINE, STAGES) of each version timed (NOTES, g3-g4).
-VERSIONS = {"plain": (False, False, 2), "causal": (True, False, 2),
-            "pipelined": (False, True, 3), "pipelined causal": (True, True, 3)}
+# (CAUSAL, PIPELINE, STAGES, PERSISTENT) of each version timed (NOTES, g3-g6).
+VERSIONS = {"plain": (False, False, 2, False), "causal": (True, False, 2, False),
+            "pipelined": (False, True, 3, False), "pipelined causal": (True, True, 3, False),
+            "persistent": (False, True, 3, True), "persistent causal": (True, True, 3, True)}
 
 
 def run(version: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
         scale: float | None = None, return_lse: bool = False):
     """One version of the kernel on (B, H, S, 128) fp16/bf16 tensors, bottom-right causal."""
-    causal, pipeline, stages = VERSIONS[version]
+    causal, pipeline, stages, persistent = VERSIONS[version]
     dims = check_attention_inputs(q, k, v, causal=causal, scale=scale, alignment="bottom_right")
     out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     lse = torch.empty(q.shape[:3], dtype=torch.float32, device=q.device) if return_lse else None
     launch_hopper(q, k, v, out, lse, dims, causal=causal,
-                  p_shift=weight_shift(v.dtype, dims.sk), pipeline=pipeline, stages=stages)
+                  p_shift=weight_shift(v.dtype, dims.sk), pipeline=pipeline, stages=stages,
+                  persistent=persistent)
     return (out, lse) if return_lse else out
 
 
@@ -72,15 +74,16 @@ def compile_sm90(version: str = "plain", scale: float | None = None) -> dict:
     q = torch.empty(1, 2, 256, 128, dtype=torch.bfloat16)
     k = torch.empty(1, 1, 256, 128, dtype=torch.bfloat16)
     lse = torch.empty(1, 2, 256, dtype=torch.float32)
-    causal, pipeline, stages = VERSIONS[version]
+    causal, pipeline, stages, persistent = VERSIONS[version]
     # Not check_attention_inputs: compiled, it refuses CPU tensors.
     dims = AttentionDims(1, 2, 1, 256, 256, 128, 128, 128**-0.5 if scale is None else scale, 0)
     _, args, meta = launch_plan(dims, causal=causal, store_lse=True, p_shift=8.0,
-                                pipeline=pipeline, stages=stages)
+                                pipeline=pipeline, stages=stages, persistent=persistent, sms=132)
     kernel = _attention_kernel
     kwargs = {name: meta.pop(name) for name in ("num_warps", "maxnreg")}
     binder = create_function_from_signature(kernel.signature, kernel.params, backend)
-    leading = _leading((q, k, k, torch.empty_like(q), lse), False)
+    out = torch.empty_like(q)
+    leading = _leading((q, k, k, out, lse, out), False)
     bound, specialization, options = binder(*leading, *args, **meta, **kwargs)
     options, signature, constexprs, attrs = kernel._pack_args(backend, kwargs, bound,
                                                               specialization, options)
@@ -112,7 +115,7 @@ def _max_err(got: torch.Tensor, ref: torch.Tensor) -> float:
     return float(torch.where(same, 0.0, (got - ref).abs().nan_to_num(float("inf"))).max())
 
 
-def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool) -> bool:
+def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, versions: list[str]) -> bool:
     """Each version of this causality at one point: its error (output and
     LSE) against the fp32 answer, and its time against the portable kernel's,
     ``flash_attention``'s (the whole call: checks, then the Hopper kernel) and
@@ -142,8 +145,8 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool) -> bool:
           f"{t_auto:.3f} ms  vs portable {t_portable / t_auto:.2f}x  vs cuDNN "
           f"{t_cudnn / t_auto:.2f}x", flush=True)
     all_ok = True
-    for name, (c, _, _) in VERSIONS.items():
-        if c != causal:
+    for name in versions:
+        if VERSIONS[name][0] != causal:
             continue
         got, got_lse = run(name, q, k, v, return_lse=True)
         err, lse_err = _max_err(got, ref), _max_err(got_lse, ref_lse)
@@ -188,7 +191,7 @@ def host_profile(s: int = 1024, calls: int = 1000) -> None:
     # difference between neighbouring rows.
     (kernel, grid, args, direct), = _HOPPER.entries.values()
     stream = torch.cuda.current_stream().cuda_stream
-    descs = _leading((q, k, k, out, out), True)
+    descs = _leading((q, k, k, out, out, out), True)
     tensordesc_meta = kernel.metadata.tensordesc_meta
 
     def replay():
@@ -240,9 +243,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="with --compile: the scale (negative and zero ones compile other paths)")
     p.add_argument("--lengths", default="512,1024,2048,4096,16384",
                    help="Sq = Sk points, comma-separated (bf16; fp16 at 4096)")
+    p.add_argument("--versions", default=",".join(VERSIONS),
+                   help="the versions checked and timed, comma-separated (default all)")
     p.add_argument("--host-profile", action="store_true",
                    help="instead: where a call's host time goes at Sq = Sk = 1k")
     args = p.parse_args(argv)
+    versions = args.versions.split(",")
+    if unknown := set(versions) - set(VERSIONS):
+        p.error(f"--versions: expected names from {', '.join(VERSIONS)}, got {sorted(unknown)}")
     if args.compile:
         print(json.dumps(compile_sm90(args.version, args.scale)))
         return 0
@@ -262,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for dtype, sq, sk in points:
         for causal in (False, True):
-            ok &= _point(dtype, sq, sk, causal)
+            ok &= _point(dtype, sq, sk, causal, versions)
     return 0 if ok else 1
 
 

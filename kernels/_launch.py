@@ -35,6 +35,7 @@ another process does not time the candidates again.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import tempfile
@@ -140,6 +141,12 @@ class DirectLaunch(NamedTuple):
             out.extend(arg.shape)
             out.extend(arg.strides)
         return out
+
+
+@functools.cache
+def num_sms(device_index: int) -> int:
+    """The streaming multiprocessors of a CUDA device."""
+    return torch.cuda.get_device_properties(device_index).multi_processor_count
 
 
 def pointer_key(t: torch.Tensor) -> tuple[torch.dtype, bool]:

@@ -103,7 +103,7 @@ from ._checks import (
     needs_grad,
     prepare_out,
 )
-from ._launch import LaunchCache, TuningFile, tuning_path
+from ._launch import LaunchCache, TuningFile, num_sms, tuning_path
 from ._tiles import (
     _LN2,
     _LOG2E,
@@ -651,11 +651,6 @@ def _length_bucket(n: int) -> int:
     return _next_pow2(n)
 
 
-@functools.cache
-def _num_sms(device_index: int) -> int:
-    return torch.cuda.get_device_properties(device_index).multi_processor_count
-
-
 # Decode configs (BLOCK_N, num_warps, num_stages) by (operand kind, padded
 # width, BLOCK_M), from compiling candidates for sm_90: the 16-bit ones
 # without register spills and at most ~110 KB of shared memory where possible,
@@ -733,7 +728,7 @@ def plan_splits(dims: AttentionDims, sk_visible: int, block_m: int, block_n: int
         return max(1, min(blocks, 4))
     tiles = dims.batch * dims.hkv * _cdiv(dims.group * dims.sq, block_m)
     index = device.index if device.index is not None else torch.cuda.current_device()
-    slots = 2 * _num_sms(index)
+    slots = 2 * num_sms(index)
     want = max(1, slots // tiles)
     return max(1, min(want, _cdiv(sk_visible, 256), blocks))
 

@@ -48,7 +48,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from ._checks import AttentionDims, interpreting
-from ._launch import HostDescriptor, LaunchCache
+from ._launch import HostDescriptor, LaunchCache, num_sms
 
 # Kernel constants (globals a Gluon kernel reads must be constexpr).
 BLOCK_M = gl.constexpr(128)  # two consumers of 64 rows
@@ -62,30 +62,65 @@ MAX_BATCH_HEADS = 65535
 
 
 @gluon.jit
-def _producer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
-              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
-              SIGN: gl.constexpr, STORE_LSE: gl.constexpr):
-    """One warp: Q's two halves once, then K and V block by block into the ring
-    (TMA fills rows past the tensor's end with zeros)."""
-    q_bar, k_ready, v_ready, kv_empty = bars
-    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+def _tile(t, sched, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
+    """Row tile ``t`` (tiles run through a head's row blocks, then the next
+    head's): (batch, head, kv head, first row, the consumer's first row, key
+    blocks, blocks every row sees fully, Sk, the causal offset)."""
+    first, n_tiles, step, n_m, H, GROUP, Sq, Sk, OFF = sched
+    bh = t // n_m
+    pid_m = t % n_m
+    if CAUSAL:  # the heaviest row tiles first, to even out the tail
+        pid_m = n_m - 1 - pid_m
+    batch = bh // H
+    head = bh % H
+    kv_head = head // GROUP
+    m0 = pid_m * BLOCK_M
+    # Keys [0, kv_hi) are seen by some row of the tile; [0, n_full blocks)
+    # by every row.
+    kv_hi = Sk
+    n_full = Sk // BLOCK_N
+    if CAUSAL:
+        kv_hi = gl.maximum(gl.minimum(Sk, gl.minimum(m0 + BLOCK_M, Sq) + OFF), 0)
+        n_full = gl.minimum(n_full, gl.maximum(m0 + OFF + 1, 0) // BLOCK_N)
+    if SIGN == 0:
+        n_full = 0
+    return (batch, head, kv_head, m0, m0, gl.cdiv(kv_hi, BLOCK_N), n_full, Sk, OFF)
+
+
+@gluon.jit
+def _producer(q_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched, soft,
+              lse_out, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+              SIGN: gl.constexpr, STORE_LSE: gl.constexpr, PERSISTENT: gl.constexpr):
+    """One warp: for each tile, Q's two halves (each once its consumer is done
+    with the last tile's), then K and V block by block into the ring (TMA
+    fills rows past the tensor's end with zeros).  The ring's blocks are
+    counted across tiles: a stage's phase carries over."""
+    q_ready, q_free, k_ready, v_ready, kv_empty = bars
     STAGES: gl.constexpr = k_bufs.type.shape[0]
-    mbarrier.expect(q_bar, 2 * q_desc.block_type.nbytes)
-    tma.async_copy_global_to_shared(q_desc, [batch, head, m0, 0], q_bar, q_smem.index(0))
-    tma.async_copy_global_to_shared(q_desc, [batch, head, m0 + HALF_M, 0], q_bar,
-                                    q_smem.index(1))
-    for j in range(n_blocks):
-        s = j % STAGES
-        phase = (j // STAGES) & 1
-        # A fresh mbarrier counts as having completed phase 1: the first
-        # STAGES waits pass at once.
-        mbarrier.wait(kv_empty.index(s), phase ^ 1)
-        mbarrier.expect(k_ready.index(s), k_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(k_desc, [batch, kv_head, j * BLOCK_N, 0],
-                                        k_ready.index(s), k_bufs.index(s))
-        mbarrier.expect(v_ready.index(s), v_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(v_desc, [batch, kv_head, j * BLOCK_N, 0],
-                                        v_ready.index(s), v_bufs.index(s))
+    first, n_tiles, step = sched[0], sched[1], sched[2]
+    count = 0
+    it = 0
+    for t in range(first, n_tiles, step):
+        batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = _tile(t, sched, CAUSAL, SIGN)
+        for h in gl.static_range(2):
+            # A fresh mbarrier counts as having completed phase 1: the first
+            # wait passes at once.
+            mbarrier.wait(q_free.index(h), (it & 1) ^ 1)
+            mbarrier.expect(q_ready.index(h), q_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(q_desc, [batch, head, m0 + h * HALF_M, 0],
+                                            q_ready.index(h), q_smem.index(h))
+        for j in range(n_blocks):
+            s = count % STAGES
+            phase = (count // STAGES) & 1
+            mbarrier.wait(kv_empty.index(s), phase ^ 1)
+            mbarrier.expect(k_ready.index(s), k_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(k_desc, [batch, kv_head, j * BLOCK_N, 0],
+                                            k_ready.index(s), k_bufs.index(s))
+            mbarrier.expect(v_ready.index(s), v_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(v_desc, [batch, kv_head, j * BLOCK_N, 0],
+                                            v_ready.index(s), v_bufs.index(s))
+            count += 1
+        it += 1
 
 
 @gluon.jit
@@ -129,16 +164,19 @@ def _softmax(qk, m_i, l_i, soft, SIGN: gl.constexpr):
 
 
 @gluon.jit
-def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft, m_i, l_i, acc,
-             zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
-    """Each block in turn: scores, wait, softmax, P @ V, wait."""
+def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, tile, count, soft, m_i,
+             l_i, acc, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr,
+             SIGN: gl.constexpr):
+    """Each block in turn: scores, wait, softmax, P @ V, wait.  The ring's
+    blocks before this tile's are ``count``; Q is released after the last
+    scores."""
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
     o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
     n_blocks = tile[5]
     for j in range(n_blocks):
-        s = j % STAGES
-        phase = (j // STAGES) & 1
+        s = (count + j) % STAGES
+        phase = ((count + j) // STAGES) & 1
         mbarrier.wait(k_ready.index(s), phase)
         k = k_bufs.index(s).reshape(BLOCK_SHAPE)
         qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
@@ -151,35 +189,38 @@ def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft, m_i, l_i
         acc = warpgroup_mma(p16, v_bufs.index(s).reshape(BLOCK_SHAPE), acc, is_async=True)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         mbarrier.arrive(kv_empty.index(s), count=1)
+    mbarrier.arrive(q_free, count=1)
     return acc, l_i, m_i
 
 
 @gluon.jit
-def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft, m_i,
-                       l_i, acc, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr,
-                       SIGN: gl.constexpr):
+def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, tile, count,
+                       soft, m_i, l_i, acc, zero_s, p_layout: gl.constexpr,
+                       CAUSAL: gl.constexpr, SIGN: gl.constexpr):
     """Block j's scores are issued before block j-1's P @ V, and block j's
     softmax runs while that P @ V is in flight (FlashAttention-3's overlap
     within a warpgroup); wgmma groups complete in order, so waiting for all
-    but one leaves exactly the P @ V running.  Needs at least one block."""
+    but one leaves exactly the P @ V running.  Q is released before the last
+    P @ V, so that the next tile's loads under it.  Needs at least one block."""
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
     o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
     n_blocks = tile[5]
-    mbarrier.wait(k_ready.index(0), 0)
-    k = k_bufs.index(0).reshape(BLOCK_SHAPE)
+    s = count % STAGES
+    mbarrier.wait(k_ready.index(s), (count // STAGES) & 1)
+    k = k_bufs.index(s).reshape(BLOCK_SHAPE)
     qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
     qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
     qk = _masked(qk, 0, tile, CAUSAL, SIGN)
     p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, soft, SIGN)
     p16 = gl.convert_layout(p.to(q.dtype), p_layout)
     for j in range(1, n_blocks):
-        s = j % STAGES
-        prev = (j - 1) % STAGES
-        mbarrier.wait(k_ready.index(s), (j // STAGES) & 1)
+        s = (count + j) % STAGES
+        prev = (count + j - 1) % STAGES
+        mbarrier.wait(k_ready.index(s), ((count + j) // STAGES) & 1)
         k = k_bufs.index(s).reshape(BLOCK_SHAPE)
         qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-        mbarrier.wait(v_ready.index(prev), ((j - 1) // STAGES) & 1)
+        mbarrier.wait(v_ready.index(prev), ((count + j - 1) // STAGES) & 1)
         acc = warpgroup_mma(p16, v_bufs.index(prev).reshape(BLOCK_SHAPE), acc, is_async=True)
         qk = warpgroup_mma_wait(num_outstanding=1, deps=(qk,))
         qk = _masked(qk, j, tile, CAUSAL, SIGN)
@@ -189,8 +230,9 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft
         acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
         # Only now: the P @ V just waited for read the previous P's registers.
         p16 = gl.convert_layout(p.to(q.dtype), p_layout)
-    last = (n_blocks - 1) % STAGES
-    mbarrier.wait(v_ready.index(last), ((n_blocks - 1) // STAGES) & 1)
+    mbarrier.arrive(q_free, count=1)
+    last = (count + n_blocks - 1) % STAGES
+    mbarrier.wait(v_ready.index(last), ((count + n_blocks - 1) // STAGES) & 1)
     acc = warpgroup_mma(p16, v_bufs.index(last).reshape(BLOCK_SHAPE), acc, is_async=True)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(kv_empty.index(last), count=1)
@@ -198,14 +240,16 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft
 
 
 @gluon.jit
-def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
-              HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
-              SIGN: gl.constexpr, STORE_LSE: gl.constexpr):
-    """One warpgroup: 64 query rows over every key block they see, then their
-    output tile, through ``q_desc`` (which has the output's block shape; TMA
-    drops rows past the tensor's end)."""
-    q_bar, k_ready, v_ready, kv_empty = bars
-    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+def _consumer(q_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched, soft,
+              lse_ptr, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+              SIGN: gl.constexpr, STORE_LSE: gl.constexpr, PERSISTENT: gl.constexpr):
+    """One warpgroup: for each tile, its 64 query rows over every key block
+    they see, then their output.  Alone on the SM, a program stores through
+    Q's tile with ``q_desc`` (which has the output's block shape; TMA drops
+    rows past the tensor's end); persistent, Q's tile already holds the next
+    tile's rows and the output leaves from registers to the dense ``o_ptr``."""
+    q_ready, q_free, k_ready, v_ready, kv_empty = bars
+    first, n_tiles, step, n_m, H, GROUP, Sq, Sk, OFF = sched
     HEAD_D: gl.constexpr = q_desc.block_type.shape[3]
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_N, 16])
@@ -214,88 +258,97 @@ def _consumer(q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, 
     p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
 
-    m_i = gl.full([HALF_M], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
-    l_i = gl.zeros([HALF_M], gl.float32, gl.SliceLayout(1, s_layout))
-    acc = gl.zeros([HALF_M, HEAD_D], gl.float32, o_layout)
     zero_s = gl.zeros([HALF_M, BLOCK_N], gl.float32, s_layout)
     q_tile = q_smem.index(HALF)
     q = q_tile.reshape([HALF_M, HEAD_D])
-    mbarrier.wait(q_bar, 0)
-    row_tile = (batch, head, kv_head, m0, m0 + HALF * HALF_M, n_blocks, n_full, sk, off)
-    if PIPELINE:
-        if n_blocks > 0:
-            acc, l_i, m_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
-                                               row_tile, soft, m_i, l_i, acc, zero_s,
-                                               p_layout, CAUSAL, SIGN)
-    else:
-        acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, row_tile,
-                                 soft, m_i, l_i, acc, zero_s, p_layout, CAUSAL, SIGN)
-    seen = l_i > 0.0
-    if STORE_LSE:  # natural log, -inf for rows that saw no key; (B, H, Sq) contiguous
-        lse_ptr, lse_base, sq = lse_out
-        rows = m0 + HALF * HALF_M + gl.arange(0, HALF_M, l_i.type.layout)
-        lse = gl.where(seen, (m_i + gl.log2(gl.where(seen, l_i, 1.0)) + soft[1]) * LN2,
-                       float("-inf"))
-        gl.store(lse_ptr + lse_base + rows, lse, mask=rows < sq)
-    inv = gl.where(seen, 1.0 / gl.where(seen, l_i, 1.0), 0.0)
-    out = acc * gl.expand_dims(gl.convert_layout(inv, o_rows), 1)
-    # Q's tile is done with: the output leaves through it.
-    q.store(out.to(q_desc.dtype))
-    fence_async_shared()
-    tma.async_copy_shared_to_global(q_desc, [batch, head, m0 + HALF * HALF_M, 0], q_tile)
-    tma.store_wait(pendings=0)
+    count = 0
+    it = 0
+    for t in range(first, n_tiles, step):
+        batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = _tile(t, sched, CAUSAL, SIGN)
+        row0 = m0 + HALF * HALF_M
+        tile = (batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off)
+        m_i = gl.full([HALF_M], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
+        l_i = gl.zeros([HALF_M], gl.float32, gl.SliceLayout(1, s_layout))
+        acc = gl.zeros([HALF_M, HEAD_D], gl.float32, o_layout)
+        mbarrier.wait(q_ready.index(HALF), it & 1)
+        if PIPELINE:
+            if n_blocks > 0:
+                acc, l_i, m_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
+                                                   q_free.index(HALF), tile, count, soft, m_i,
+                                                   l_i, acc, zero_s, p_layout, CAUSAL, SIGN)
+            else:
+                mbarrier.arrive(q_free.index(HALF), count=1)
+        else:
+            acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
+                                     q_free.index(HALF), tile, count, soft, m_i, l_i, acc,
+                                     zero_s, p_layout, CAUSAL, SIGN)
+        count += n_blocks
+        it += 1
+        seen = l_i > 0.0
+        bh = (batch * H + head).to(gl.int64)
+        if STORE_LSE:  # natural log, -inf for rows that saw no key; (B, H, Sq) contiguous
+            rows = row0 + gl.arange(0, HALF_M, l_i.type.layout)
+            lse = gl.where(seen, (m_i + gl.log2(gl.where(seen, l_i, 1.0)) + soft[1]) * LN2,
+                           float("-inf"))
+            gl.store(lse_ptr + bh * Sq + rows, lse, mask=rows < Sq)
+        inv = gl.where(seen, 1.0 / gl.where(seen, l_i, 1.0), 0.0)
+        out = acc * gl.expand_dims(gl.convert_layout(inv, o_rows), 1)
+        if PERSISTENT:
+            rows = gl.expand_dims(row0 + gl.arange(0, HALF_M, o_rows), 1)
+            cols = gl.expand_dims(gl.arange(0, HEAD_D, gl.SliceLayout(0, o_layout)), 0)
+            gl.store(o_ptr + bh * Sq * HEAD_D + rows * HEAD_D + cols,
+                     out.to(o_ptr.dtype.element_ty), mask=(rows < Sq) & (cols < HEAD_D))
+        else:
+            q.store(out.to(q_desc.dtype))
+            fence_async_shared()
+            tma.async_copy_shared_to_global(q_desc, [batch, head, row0, 0], q_tile)
+            tma.store_wait(pendings=0)
 
 
 @gluon.jit
-def _attention_kernel(q_desc, k_desc, v_desc, o_desc, lse_ptr, Sq, Sk, H, GROUP, OFF, qk_scale,
-                      p_shift, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
-                      STAGES: gl.constexpr, SIGN: gl.constexpr, STORE_LSE: gl.constexpr):
-    pid_m = gl.program_id(0)
-    if CAUSAL:  # the heaviest row tiles first, to even out the tail
-        pid_m = gl.num_programs(0) - 1 - pid_m
-    pid_bh = gl.program_id(1)
-    batch = pid_bh // H
-    head = pid_bh % H
-    kv_head = head // GROUP
-    m0 = pid_m * BLOCK_M
-    # Keys [0, kv_hi) are seen by some row of the tile; [0, n_full blocks)
-    # by every row.
-    kv_hi = Sk
-    n_full = Sk // BLOCK_N
-    if CAUSAL:
-        kv_hi = gl.maximum(gl.minimum(Sk, gl.minimum(m0 + BLOCK_M, Sq) + OFF), 0)
-        n_full = gl.minimum(n_full, gl.maximum(m0 + OFF + 1, 0) // BLOCK_N)
-    if SIGN == 0:
-        n_full = 0
-    n_blocks = gl.cdiv(kv_hi, BLOCK_N)
-    tile = (batch, head, kv_head, m0, m0, n_blocks, n_full, Sk, OFF)
+def _attention_kernel(q_desc, k_desc, v_desc, o_desc, lse_ptr, o_ptr, Sq, Sk, H, GROUP, OFF,
+                      n_tiles, qk_scale, p_shift, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+                      STAGES: gl.constexpr, SIGN: gl.constexpr, STORE_LSE: gl.constexpr,
+                      PERSISTENT: gl.constexpr):
+    n_m = gl.cdiv(Sq, BLOCK_M)
+    if PERSISTENT:  # one program per SM, over tiles first, first + step, ...
+        first = gl.program_id(0)
+        end = n_tiles
+        step = gl.num_programs(0)
+    else:  # one tile a program, in the order the grid launches them
+        first = gl.program_id(1) * n_m + gl.program_id(0)
+        end = first + 1
+        step = 1
+    sched = (first, end, step, n_m, H, GROUP, Sq, Sk, OFF)
     soft = (qk_scale, p_shift)
-    lse_out = (lse_ptr, pid_bh.to(gl.int64) * Sq, Sq)
 
     q_smem = gl.allocate_shared_memory(q_desc.dtype, [2] + q_desc.block_type.shape, q_desc.layout)
     k_bufs = gl.allocate_shared_memory(k_desc.dtype, [STAGES] + k_desc.block_type.shape,
                                        k_desc.layout)
     v_bufs = gl.allocate_shared_memory(v_desc.dtype, [STAGES] + v_desc.block_type.shape,
                                        v_desc.layout)
-    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    q_ready = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    q_free = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
     k_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     v_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     kv_empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(q_bar, count=1)
+    for i in gl.static_range(2):
+        mbarrier.init(q_ready.index(i), count=1)
+        mbarrier.init(q_free.index(i), count=1)
     for i in gl.static_range(STAGES):
         mbarrier.init(k_ready.index(i), count=1)
         mbarrier.init(v_ready.index(i), count=1)
         mbarrier.init(kv_empty.index(i), count=2)  # both consumers release a stage
-    bars = (q_bar, k_ready, v_ready, kv_empty)
+    bars = (q_ready, q_free, k_ready, v_ready, kv_empty)
     # Consumers take the output's descriptor in Q's place (the same block
     # shape and layout): only the producer loads Q.
     gl.warp_specialize([
-        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
-                     0, CAUSAL, PIPELINE, SIGN, STORE_LSE)),
-        (_consumer, (o_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
-                     1, CAUSAL, PIPELINE, SIGN, STORE_LSE)),
-        (_producer, (q_desc, k_desc, v_desc, q_smem, k_bufs, v_bufs, bars, tile, soft, lse_out,
-                     0, CAUSAL, PIPELINE, SIGN, STORE_LSE)),
+        (_consumer, (o_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched, soft,
+                     lse_ptr, 0, CAUSAL, PIPELINE, SIGN, STORE_LSE, PERSISTENT)),
+        (_consumer, (o_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched, soft,
+                     lse_ptr, 1, CAUSAL, PIPELINE, SIGN, STORE_LSE, PERSISTENT)),
+        (_producer, (q_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched, soft,
+                     lse_ptr, 0, CAUSAL, PIPELINE, SIGN, STORE_LSE, PERSISTENT)),
     ], [4, 1], [240, 24])
 
 
@@ -306,6 +359,7 @@ def _attention_kernel(q_desc, k_desc, v_desc, o_desc, lse_ptr, Sq, Sk, H, GROUP,
 # launcher's encoding reads), from which it encodes the tensor maps itself.
 
 PIPELINE, STAGES = True, 3  # the pipelined consumer loop, three stages (NOTES, g3)
+PERSISTENT = False
 
 
 def unavailable(device: torch.device | None = None) -> str | None:
@@ -371,46 +425,64 @@ def _layout(rows: int) -> gl.NVMMASharedLayout:
 
 def _leading(tensors: tuple[torch.Tensor, ...], again: bool) -> tuple:
     """q, k, v, out as TMA descriptors (Q's and the output's 64-row blocks,
-    K's and V's 128-row ones), then the LSE pointer."""
-    *tiled, lse = tensors
+    K's and V's 128-row ones), then the LSE pointer and the output's."""
+    *tiled, lse, out = tensors
     rows = (HALF_M.value, BLOCK_N.value, BLOCK_N.value, HALF_M.value)
     if again:
         descs = [HostDescriptor(t, t.shape, t.stride()) for t in tiled]
     else:
         descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, r, HEAD_DIM],
                                   _layout(r)) for t, r in zip(tiled, rows, strict=True)]
-    return (*descs, lse)
+    return (*descs, lse, out)
 
 
 _HOPPER = LaunchCache(_attention_kernel, leading=_leading)
 
 
 def launch_plan(dims: AttentionDims, *, causal: bool, store_lse: bool, p_shift: float,
-                pipeline: bool = PIPELINE, stages: int = STAGES) -> tuple[tuple, tuple, dict]:
-    """(grid, the arguments after the leading ones, constants and options) of a launch."""
+                pipeline: bool = PIPELINE, stages: int = STAGES, persistent: bool = False,
+                sms: int = 1) -> tuple[tuple, tuple, dict]:
+    """(grid, the arguments after the leading ones, constants and options) of
+    a launch; ``persistent`` launches at most ``sms`` programs."""
     sign = (dims.scale > 0) - (dims.scale < 0)
     # A zero scale makes every score 0: the kernel masks them to 0 and
     # scales by log2(e) alone.
     qk_scale = (dims.scale if sign else 1.0) * LOG2E
-    grid = (-(-dims.sq // BLOCK_M.value), dims.batch * dims.hq)
-    args = (dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, qk_scale, p_shift)
+    n_m = -(-dims.sq // BLOCK_M.value)
+    n_tiles = n_m * dims.batch * dims.hq
+    grid = (min(n_tiles, sms),) if persistent else (n_m, dims.batch * dims.hq)
+    args = (dims.sq, dims.sk, dims.hq, dims.group, dims.diagonal, n_tiles, qk_scale, p_shift)
     meta = dict(CAUSAL=causal, PIPELINE=pipeline, STAGES=stages, SIGN=sign, STORE_LSE=store_lse,
-                num_warps=4, maxnreg=168)
+                PERSISTENT=persistent, num_warps=4, maxnreg=168)
     return grid, args, meta
+
+
+def _sms(persistent: bool) -> int:
+    # Only a persistent grid asks (the stand-in GPU of the launch tests has none).
+    return num_sms(torch.cuda.current_device()) if persistent else 1
 
 
 def launch_hopper(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
                   lse: torch.Tensor | None, dims: AttentionDims, *, causal: bool,
-                  p_shift: float, pipeline: bool = PIPELINE, stages: int = STAGES) -> None:
+                  p_shift: float, pipeline: bool = PIPELINE, stages: int = STAGES,
+                  persistent: bool = PERSISTENT, programs: int | None = None) -> None:
     """Attention into ``out`` (and contiguous fp32 ``lse`` if given), for a
     call ``refusal`` accepts with Sq, Sk > 0, on q's device made current;
     weights scaled by 2**-p_shift (``flash.weight_shift``).  ``pipeline`` and
-    ``stages`` (2 or 3; 4 exceed shared memory) choose the consumer loop."""
+    ``stages`` (2 or 3; 4 exceed shared memory) choose the consumer loop,
+    ``persistent`` the grid: at most ``programs`` programs (default one per
+    SM) each taking tiles in turn, storing into a dense output."""
     q, k, v = _tma_ready(q), _tma_ready(k), _tma_ready(v)
-    target = _tma_ready(out)
-    plan = (dims, causal, lse is not None, p_shift, pipeline, stages)
-    _HOPPER.launch(plan, (q, k, v, target, lse if lse is not None else q),
+    if not persistent:
+        target = _tma_ready(out)
+    elif out.is_contiguous() and out.data_ptr() % 16 == 0:
+        target = out
+    else:
+        target = torch.empty(out.shape, dtype=out.dtype, device=out.device)
+    plan = (dims, causal, lse is not None, p_shift, pipeline, stages, persistent, programs)
+    _HOPPER.launch(plan, (q, k, v, target, lse if lse is not None else q, target),
                    lambda: launch_plan(dims, causal=causal, store_lse=lse is not None,
-                                       p_shift=p_shift, pipeline=pipeline, stages=stages))
+                                       p_shift=p_shift, pipeline=pipeline, stages=stages,
+                                       persistent=persistent, sms=programs or _sms(persistent)))
     if target is not out:
         out.copy_(target)

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 import torch
 import triton
+from hypothesis import given
+from hypothesis import strategies as st
 
 from attnfuzz.kernels import flash, flash_attention, flash_hopper, flash_prefill
 from attnfuzz.kernels.hopper_prefill import unavailable
@@ -99,3 +101,40 @@ def test_flash_attention_runs_the_hopper_kernel_from_its_size_on(monkeypatch) ->
             monkeypatch.setattr(flash, "HOPPER_MIN_PAIRS", threshold)
             got = flash_attention(q, k, k, causal=causal)
             torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+@needs_hopper
+@given(dtype=st.sampled_from([torch.float16, torch.bfloat16]), b=st.integers(1, 2),
+       hkv=st.integers(1, 2), group=st.sampled_from([1, 2]), sq=st.integers(1, 700),
+       sk=st.integers(1, 700), causal=st.booleans(),
+       alignment=st.sampled_from(["bottom_right", "top_left"]),
+       scale=st.sampled_from([None, 0.5, -0.25, 0.0]), lse=st.booleans(),
+       programs=st.integers(1, 9), seed=st.integers(0, 2**32 - 1))
+def test_the_hopper_kernel_gives_the_same_bits_on_any_schedule(
+        dtype, b, hkv, group, sq, sk, causal, alignment, scale, lse, programs, seed) -> None:
+    """Every row tile is the same arithmetic wherever it runs: a program per
+    tile, one per SM taking tiles in turn, or a few programs, each carrying
+    its ring of K/V stages and Q's barriers from tile to tile, must give the
+    same bits (the oracle properties rarely see more tiles than SMs)."""
+    from attnfuzz.kernels._checks import check_attention_inputs
+    from attnfuzz.kernels.flash import weight_shift
+    from attnfuzz.kernels.hopper_prefill import launch_hopper
+
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(b, hkv * group, sq, 128, generator=g).to(dtype).cuda()
+    k, v = (torch.randn(b, hkv, sk, 128, generator=g).to(dtype).cuda() for _ in range(2))
+    dims = check_attention_inputs(q, k, v, causal=causal, scale=scale, alignment=alignment)
+    results = {}
+    for schedule in ("a tile a program", "one per SM", f"{programs} programs"):
+        out = torch.full_like(q, float("nan"))
+        lse_out = torch.full(q.shape[:3], float("nan"), device=q.device) if lse else None
+        launch_hopper(q, k, v, out, lse_out, dims, causal=causal,
+                      p_shift=weight_shift(dtype, sk), persistent=schedule != "a tile a program",
+                      programs=programs if schedule.endswith("programs") else None)
+        results[schedule] = (out, lse_out)
+    (want, want_lse), *others = results.values()
+    assert not want.isnan().any()
+    for schedule, (got, got_lse) in zip(list(results)[1:], others, strict=True):
+        assert torch.equal(got, want), schedule
+        if lse:
+            assert torch.equal(got_lse, want_lse), schedule

@@ -434,6 +434,7 @@ _HOPPER_FIELDS: dict[str, list] = {
     **{f"layout_{t}": list(_ORDERS) for t in ("q", "k", "v", "out")},
     **{f"offset_{t}": [0, 1, 8] for t in ("q", "k", "v", "out")},
     "pipeline": [True, False],
+    "persistent": [True, False],
 }
 
 
@@ -444,6 +445,7 @@ def hopper_launcher(monkeypatch) -> _Paired:
     log: list = []
     paired = _Paired(_recording(hp._attention_kernel, log), log, leading=hp._leading)
     monkeypatch.setattr(hp, "_HOPPER", paired)
+    monkeypatch.setattr(hp, "num_sms", lambda device_index: 3)  # fewer programs than tiles
     return paired
 
 
@@ -461,7 +463,7 @@ def _hopper_call(case: dict):
     def call() -> None:
         hp.launch_hopper(q, k, v, out, lse, dims, causal=case["causal"],
                          p_shift=fa.weight_shift(v.dtype, sk), pipeline=case["pipeline"],
-                         stages=3 if case["pipeline"] else 2)
+                         stages=3 if case["pipeline"] else 2, persistent=case["persistent"])
 
     return call
 
