@@ -39,7 +39,7 @@ from attnfuzz.kernels.hopper_prefill import (  # noqa: E402
 # (CAUSAL, PIPELINE, STAGES, PERSISTENT) of each version timed (NOTES, g3-g6).
 VERSIONS = {"plain": (False, False, 2, False), "causal": (True, False, 2, False),
             "pipelined": (False, True, 3, False), "pipelined causal": (True, True, 3, False),
-            "persistent": (False, True, 3, True), "persistent causal": (True, True, 3, True)}
+            "persistent": (False, True, 3, True)}
 
 
 def run(version: str, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,

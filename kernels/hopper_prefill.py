@@ -88,13 +88,26 @@ def _tile(t, sched, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
 
 
 @gluon.jit
+def _load_q(q_desc, q_smem, q_ready, q_free, batch, head, m0, it):
+    """Q's two halves of a tile, each once its consumer is done with the last
+    tile's (a fresh mbarrier counts as having completed phase 1: the first
+    wait passes at once)."""
+    for h in gl.static_range(2):
+        mbarrier.wait(q_free.index(h), (it & 1) ^ 1)
+        mbarrier.expect(q_ready.index(h), q_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(q_desc, [batch, head, m0 + h * HALF_M, 0],
+                                        q_ready.index(h), q_smem.index(h))
+
+
+@gluon.jit
 def _producer(q_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched, soft,
-              lse_out, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
+              lse_ptr, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
               SIGN: gl.constexpr, STORE_LSE: gl.constexpr, PERSISTENT: gl.constexpr):
-    """One warp: for each tile, Q's two halves (each once its consumer is done
-    with the last tile's), then K and V block by block into the ring (TMA
-    fills rows past the tensor's end with zeros).  The ring's blocks are
-    counted across tiles: a stage's phase carries over."""
+    """One warp: for each tile, K and V block by block into the ring (TMA
+    fills rows past the tensor's end with zeros), and Q after the first
+    block, so that a consumer late to release its Q half does not hold back
+    the other's keys.  The ring's blocks are counted across tiles: a stage's
+    phase carries over."""
     q_ready, q_free, k_ready, v_ready, kv_empty = bars
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     first, n_tiles, step = sched[0], sched[1], sched[2]
@@ -102,24 +115,20 @@ def _producer(q_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched
     it = 0
     for t in range(first, n_tiles, step):
         batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = _tile(t, sched, CAUSAL, SIGN)
-        for h in gl.static_range(2):
-            # A fresh mbarrier counts as having completed phase 1: the first
-            # wait passes at once.
-            mbarrier.wait(q_free.index(h), (it & 1) ^ 1)
-            mbarrier.expect(q_ready.index(h), q_desc.block_type.nbytes)
-            tma.async_copy_global_to_shared(q_desc, [batch, head, m0 + h * HALF_M, 0],
-                                            q_ready.index(h), q_smem.index(h))
         for j in range(n_blocks):
             s = count % STAGES
-            phase = (count // STAGES) & 1
-            mbarrier.wait(kv_empty.index(s), phase ^ 1)
+            mbarrier.wait(kv_empty.index(s), ((count // STAGES) & 1) ^ 1)
             mbarrier.expect(k_ready.index(s), k_desc.block_type.nbytes)
             tma.async_copy_global_to_shared(k_desc, [batch, kv_head, j * BLOCK_N, 0],
                                             k_ready.index(s), k_bufs.index(s))
             mbarrier.expect(v_ready.index(s), v_desc.block_type.nbytes)
             tma.async_copy_global_to_shared(v_desc, [batch, kv_head, j * BLOCK_N, 0],
                                             v_ready.index(s), v_bufs.index(s))
+            if j == 0:
+                _load_q(q_desc, q_smem, q_ready, q_free, batch, head, m0, it)
             count += 1
+        if n_blocks == 0:
+            _load_q(q_desc, q_smem, q_ready, q_free, batch, head, m0, it)
         it += 1
 
 
@@ -164,19 +173,16 @@ def _softmax(qk, m_i, l_i, soft, SIGN: gl.constexpr):
 
 
 @gluon.jit
-def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, tile, count, soft, m_i,
-             l_i, acc, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr,
-             SIGN: gl.constexpr):
-    """Each block in turn: scores, wait, softmax, P @ V, wait.  The ring's
-    blocks before this tile's are ``count``; Q is released after the last
-    scores."""
+def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft, m_i, l_i, acc,
+             zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
+    """Each block in turn: scores, wait, softmax, P @ V, wait."""
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
     o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
     n_blocks = tile[5]
     for j in range(n_blocks):
-        s = (count + j) % STAGES
-        phase = ((count + j) // STAGES) & 1
+        s = j % STAGES
+        phase = (j // STAGES) & 1
         mbarrier.wait(k_ready.index(s), phase)
         k = k_bufs.index(s).reshape(BLOCK_SHAPE)
         qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
@@ -189,31 +195,42 @@ def _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, tile, count,
         acc = warpgroup_mma(p16, v_bufs.index(s).reshape(BLOCK_SHAPE), acc, is_async=True)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         mbarrier.arrive(kv_empty.index(s), count=1)
-    mbarrier.arrive(q_free, count=1)
     return acc, l_i, m_i
 
 
 @gluon.jit
-def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, tile, count,
-                       soft, m_i, l_i, acc, zero_s, p_layout: gl.constexpr,
-                       CAUSAL: gl.constexpr, SIGN: gl.constexpr):
-    """Block j's scores are issued before block j-1's P @ V, and block j's
-    softmax runs while that P @ V is in flight (FlashAttention-3's overlap
-    within a warpgroup); wgmma groups complete in order, so waiting for all
-    but one leaves exactly the P @ V running.  Q is released before the last
-    P @ V, so that the next tile's loads under it.  Needs at least one block."""
+def _first_block(q, k_bufs, k_ready, q_free, tile, count, soft, zero_s, p_layout: gl.constexpr,
+                 CAUSAL: gl.constexpr, SIGN: gl.constexpr):
+    """A tile's first scores and softmax, with nothing to overlap them:
+    (P as V's dtype, m, l).  Q is released if it was the tile's last block."""
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    s = count % STAGES
+    mbarrier.wait(k_ready.index(s), (count // STAGES) & 1)
+    k = k_bufs.index(s).reshape([BLOCK_N, k_bufs.type.shape[-1]])
+    qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+    qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
+    if tile[5] == 1:
+        mbarrier.arrive(q_free, count=1)
+    qk = _masked(qk, 0, tile, CAUSAL, SIGN)
+    m_i = gl.full([HALF_M], float("-inf"), gl.float32, gl.SliceLayout(1, qk.type.layout))
+    l_i = gl.zeros([HALF_M], gl.float32, gl.SliceLayout(1, qk.type.layout))
+    p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, soft, SIGN)
+    return gl.convert_layout(p.to(q.dtype), p_layout), m_i, l_i
+
+
+@gluon.jit
+def _blocks(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, tile, count, soft, m_i, l_i,
+            acc, p16, zero_s, p_layout: gl.constexpr, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
+    """Blocks 1.. of a tile whose block 0 (the ring's block ``count``) has its
+    P in ``p16``.  Block j's scores are issued before block j-1's P @ V, and
+    block j's softmax runs while that P @ V is in flight (FlashAttention-3's
+    overlap within a warpgroup); wgmma groups complete in order, so waiting
+    for all but one leaves exactly the P @ V running.  Q is released after
+    the last scores.  The last block's P @ V is left to the caller."""
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
     o_rows: gl.constexpr = gl.SliceLayout(1, acc.type.layout)
     n_blocks = tile[5]
-    s = count % STAGES
-    mbarrier.wait(k_ready.index(s), (count // STAGES) & 1)
-    k = k_bufs.index(s).reshape(BLOCK_SHAPE)
-    qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-    qk = warpgroup_mma_wait(num_outstanding=0, deps=(qk,))
-    qk = _masked(qk, 0, tile, CAUSAL, SIGN)
-    p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, soft, SIGN)
-    p16 = gl.convert_layout(p.to(q.dtype), p_layout)
     for j in range(1, n_blocks):
         s = (count + j) % STAGES
         prev = (count + j - 1) % STAGES
@@ -223,6 +240,8 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, ti
         mbarrier.wait(v_ready.index(prev), ((count + j - 1) // STAGES) & 1)
         acc = warpgroup_mma(p16, v_bufs.index(prev).reshape(BLOCK_SHAPE), acc, is_async=True)
         qk = warpgroup_mma_wait(num_outstanding=1, deps=(qk,))
+        if j == n_blocks - 1:
+            mbarrier.arrive(q_free, count=1)
         qk = _masked(qk, j, tile, CAUSAL, SIGN)
         p, alpha, m_i, l_i = _softmax(qk, m_i, l_i, soft, SIGN)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
@@ -230,79 +249,159 @@ def _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, q_free, ti
         acc = acc * gl.expand_dims(gl.convert_layout(alpha, o_rows), 1)
         # Only now: the P @ V just waited for read the previous P's registers.
         p16 = gl.convert_layout(p.to(q.dtype), p_layout)
-    mbarrier.arrive(q_free, count=1)
-    last = (count + n_blocks - 1) % STAGES
-    mbarrier.wait(v_ready.index(last), ((count + n_blocks - 1) // STAGES) & 1)
-    acc = warpgroup_mma(p16, v_bufs.index(last).reshape(BLOCK_SHAPE), acc, is_async=True)
+    return acc, l_i, m_i, p16
+
+
+@gluon.jit
+def _last_pv(p16, v_bufs, v_ready, kv_empty, last, acc):
+    """The P @ V of the ring's block ``last``, waited for, its stage released."""
+    STAGES: gl.constexpr = v_bufs.type.shape[0]
+    s = last % STAGES
+    mbarrier.wait(v_ready.index(s), (last // STAGES) & 1)
+    acc = warpgroup_mma(p16, v_bufs.index(s).reshape([BLOCK_N, v_bufs.type.shape[-1]]), acc,
+                        is_async=True)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    mbarrier.arrive(kv_empty.index(last), count=1)
-    return acc, l_i, m_i
+    mbarrier.arrive(kv_empty.index(s), count=1)
+    return acc
+
+
+@gluon.jit
+def _normalized(acc, m_i, l_i, tile, soft, lse_ptr, Sq, H, STORE_LSE: gl.constexpr):
+    """The tile's output rows as fp32 (0 for rows that saw no key), after
+    storing their LSE: natural log, -inf for those rows; (B, H, Sq) contiguous."""
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+    seen = l_i > 0.0
+    if STORE_LSE:
+        rows = row0 + gl.arange(0, HALF_M, l_i.type.layout)
+        lse = gl.where(seen, (m_i + gl.log2(gl.where(seen, l_i, 1.0)) + soft[1]) * LN2,
+                       float("-inf"))
+        gl.store(lse_ptr + (batch * H + head).to(gl.int64) * Sq + rows, lse, mask=rows < Sq)
+    inv = gl.where(seen, 1.0 / gl.where(seen, l_i, 1.0), 0.0)
+    return acc * gl.expand_dims(gl.convert_layout(inv, gl.SliceLayout(1, acc.type.layout)), 1)
+
+
+@gluon.jit
+def _store_rows(out, o_ptr, tile, Sq, H):
+    """A tile's output rows from registers into the dense (B, H, Sq, D) ``o_ptr``."""
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+    HEAD_D: gl.constexpr = out.type.shape[1]
+    layout: gl.constexpr = out.type.layout
+    rows = gl.expand_dims(row0 + gl.arange(0, HALF_M, gl.SliceLayout(1, layout)), 1)
+    cols = gl.expand_dims(gl.arange(0, HEAD_D, gl.SliceLayout(0, layout)), 0)
+    base = o_ptr + (batch * H + head).to(gl.int64) * Sq * HEAD_D
+    gl.store(base + rows * HEAD_D + cols, out.to(o_ptr.dtype.element_ty),
+             mask=(rows < Sq) & (cols < HEAD_D))
+
+
+@gluon.jit
+def _row_tile(t, sched, HALF: gl.constexpr, CAUSAL: gl.constexpr, SIGN: gl.constexpr):
+    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = _tile(t, sched, CAUSAL, SIGN)
+    return (batch, head, kv_head, m0, m0 + HALF * HALF_M, n_blocks, n_full, sk, off)
+
+
+@gluon.jit
+def _consume_tiles(q, k_bufs, v_bufs, bars, sched, soft, o_ptr, lse_ptr, acc, zero_s,
+                   p_layout: gl.constexpr, HALF: gl.constexpr, SIGN: gl.constexpr,
+                   STORE_LSE: gl.constexpr):
+    """The persistent consumer, not causal (every tile has a block): its
+    tiles' blocks as one stream, so that a tile's first scores and softmax
+    run while the last tile's last P @ V is in flight, and its output is
+    stored under the next tile's GEMMs."""
+    q_ready, q_free, k_ready, v_ready, kv_empty = bars
+    first, end, step, n_m, H, GROUP, Sq, Sk, OFF = sched
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    BLOCK_SHAPE: gl.constexpr = [BLOCK_N, k_bufs.type.shape[-1]]
+    tile = _row_tile(first, sched, HALF, False, SIGN)
+    mbarrier.wait(q_ready.index(HALF), 0)
+    p16, m_i, l_i = _first_block(q, k_bufs, k_ready, q_free.index(HALF), tile, 0, soft, zero_s,
+                                 p_layout, False, SIGN)
+    acc, l_i, m_i, p16 = _blocks(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
+                                 q_free.index(HALF), tile, 0, soft, m_i, l_i, acc, p16, zero_s,
+                                 p_layout, False, SIGN)
+    count = tile[5]
+    it = 1
+    batch, head, row0 = tile[0], tile[1], tile[4]
+    for t in range(first + step, end, step):
+        nxt = _row_tile(t, sched, HALF, False, SIGN)
+        mbarrier.wait(q_ready.index(HALF), it & 1)
+        s = count % STAGES
+        prev = (count - 1) % STAGES
+        mbarrier.wait(k_ready.index(s), (count // STAGES) & 1)
+        k = k_bufs.index(s).reshape(BLOCK_SHAPE)
+        qk = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+        mbarrier.wait(v_ready.index(prev), ((count - 1) // STAGES) & 1)
+        acc = warpgroup_mma(p16, v_bufs.index(prev).reshape(BLOCK_SHAPE), acc, is_async=True)
+        qk = warpgroup_mma_wait(num_outstanding=1, deps=(qk,))
+        if nxt[5] == 1:
+            mbarrier.arrive(q_free.index(HALF), count=1)
+        qk = _masked(qk, 0, nxt, False, SIGN)
+        p, alpha, m_n, l_n = _softmax(qk, gl.full_like(m_i, float("-inf")), gl.zeros_like(l_i),
+                                      soft, SIGN)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        mbarrier.arrive(kv_empty.index(prev), count=1)
+        p16 = gl.convert_layout(p.to(q.dtype), p_layout)
+        done = (batch, head, 0, 0, row0, 0, 0, Sk, OFF)
+        out = _normalized(acc, m_i, l_i, done, soft, lse_ptr, Sq, H, STORE_LSE)
+        _store_rows(out, o_ptr, done, Sq, H)
+        acc, l_i, m_i, p16 = _blocks(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
+                                     q_free.index(HALF), nxt, count, soft, m_n, l_n,
+                                     gl.zeros_like(acc), p16, zero_s, p_layout, False, SIGN)
+        count += nxt[5]
+        it += 1
+        batch, head, row0 = nxt[0], nxt[1], nxt[4]
+    acc = _last_pv(p16, v_bufs, v_ready, kv_empty, count - 1, acc)
+    done = (batch, head, 0, 0, row0, 0, 0, Sk, OFF)
+    _store_rows(_normalized(acc, m_i, l_i, done, soft, lse_ptr, Sq, H, STORE_LSE), o_ptr, done,
+                Sq, H)
 
 
 @gluon.jit
 def _consumer(q_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched, soft,
               lse_ptr, HALF: gl.constexpr, CAUSAL: gl.constexpr, PIPELINE: gl.constexpr,
               SIGN: gl.constexpr, STORE_LSE: gl.constexpr, PERSISTENT: gl.constexpr):
-    """One warpgroup: for each tile, its 64 query rows over every key block
-    they see, then their output.  Alone on the SM, a program stores through
-    Q's tile with ``q_desc`` (which has the output's block shape; TMA drops
-    rows past the tensor's end); persistent, Q's tile already holds the next
-    tile's rows and the output leaves from registers to the dense ``o_ptr``."""
+    """One warpgroup: 64 query rows of each of its tiles over every key block
+    they see, then their output.  With a tile per program the output leaves
+    through Q's tile with ``q_desc`` (which has the output's block shape; TMA
+    drops rows past the tensor's end); persistent, Q's tile already holds the
+    next tile's rows, and the output goes from registers to the dense ``o_ptr``."""
     q_ready, q_free, k_ready, v_ready, kv_empty = bars
-    first, n_tiles, step, n_m, H, GROUP, Sq, Sk, OFF = sched
+    Sq, H = sched[6], sched[4]
     HEAD_D: gl.constexpr = q_desc.block_type.shape[3]
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, HEAD_D, 16])
     p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
-    o_rows: gl.constexpr = gl.SliceLayout(1, o_layout)
 
+    acc = gl.zeros([HALF_M, HEAD_D], gl.float32, o_layout)
     zero_s = gl.zeros([HALF_M, BLOCK_N], gl.float32, s_layout)
     q_tile = q_smem.index(HALF)
     q = q_tile.reshape([HALF_M, HEAD_D])
-    count = 0
-    it = 0
-    for t in range(first, n_tiles, step):
-        batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = _tile(t, sched, CAUSAL, SIGN)
-        row0 = m0 + HALF * HALF_M
-        tile = (batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off)
+    if PERSISTENT:
+        _consume_tiles(q, k_bufs, v_bufs, bars, sched, soft, o_ptr, lse_ptr, acc, zero_s,
+                       p_layout, HALF, SIGN, STORE_LSE)
+    else:
+        tile = _row_tile(sched[0], sched, HALF, CAUSAL, SIGN)
         m_i = gl.full([HALF_M], float("-inf"), gl.float32, gl.SliceLayout(1, s_layout))
         l_i = gl.zeros([HALF_M], gl.float32, gl.SliceLayout(1, s_layout))
-        acc = gl.zeros([HALF_M, HEAD_D], gl.float32, o_layout)
-        mbarrier.wait(q_ready.index(HALF), it & 1)
+        mbarrier.wait(q_ready.index(HALF), 0)
         if PIPELINE:
-            if n_blocks > 0:
-                acc, l_i, m_i = _consume_pipelined(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
-                                                   q_free.index(HALF), tile, count, soft, m_i,
-                                                   l_i, acc, zero_s, p_layout, CAUSAL, SIGN)
-            else:
-                mbarrier.arrive(q_free.index(HALF), count=1)
+            if tile[5] > 0:
+                p16, m_i, l_i = _first_block(q, k_bufs, k_ready, q_free.index(HALF), tile, 0,
+                                             soft, zero_s, p_layout, CAUSAL, SIGN)
+                acc, l_i, m_i, p16 = _blocks(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
+                                             q_free.index(HALF), tile, 0, soft, m_i, l_i, acc,
+                                             p16, zero_s, p_layout, CAUSAL, SIGN)
+                acc = _last_pv(p16, v_bufs, v_ready, kv_empty, tile[5] - 1, acc)
         else:
-            acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
-                                     q_free.index(HALF), tile, count, soft, m_i, l_i, acc,
-                                     zero_s, p_layout, CAUSAL, SIGN)
-        count += n_blocks
-        it += 1
-        seen = l_i > 0.0
-        bh = (batch * H + head).to(gl.int64)
-        if STORE_LSE:  # natural log, -inf for rows that saw no key; (B, H, Sq) contiguous
-            rows = row0 + gl.arange(0, HALF_M, l_i.type.layout)
-            lse = gl.where(seen, (m_i + gl.log2(gl.where(seen, l_i, 1.0)) + soft[1]) * LN2,
-                           float("-inf"))
-            gl.store(lse_ptr + bh * Sq + rows, lse, mask=rows < Sq)
-        inv = gl.where(seen, 1.0 / gl.where(seen, l_i, 1.0), 0.0)
-        out = acc * gl.expand_dims(gl.convert_layout(inv, o_rows), 1)
-        if PERSISTENT:
-            rows = gl.expand_dims(row0 + gl.arange(0, HALF_M, o_rows), 1)
-            cols = gl.expand_dims(gl.arange(0, HEAD_D, gl.SliceLayout(0, o_layout)), 0)
-            gl.store(o_ptr + bh * Sq * HEAD_D + rows * HEAD_D + cols,
-                     out.to(o_ptr.dtype.element_ty), mask=(rows < Sq) & (cols < HEAD_D))
-        else:
-            q.store(out.to(q_desc.dtype))
-            fence_async_shared()
-            tma.async_copy_shared_to_global(q_desc, [batch, head, row0, 0], q_tile)
-            tma.store_wait(pendings=0)
+            acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft,
+                                     m_i, l_i, acc, zero_s, p_layout, CAUSAL, SIGN)
+        out = _normalized(acc, m_i, l_i, tile, soft, lse_ptr, Sq, H, STORE_LSE)
+        # Q's tile is done with: the output leaves through it.
+        q.store(out.to(q_desc.dtype))
+        fence_async_shared()
+        tma.async_copy_shared_to_global(q_desc, [tile[0], tile[1], tile[4], 0], q_tile)
+        tma.store_wait(pendings=0)
 
 
 @gluon.jit
@@ -443,7 +542,12 @@ def launch_plan(dims: AttentionDims, *, causal: bool, store_lse: bool, p_shift: 
                 pipeline: bool = PIPELINE, stages: int = STAGES, persistent: bool = False,
                 sms: int = 1) -> tuple[tuple, tuple, dict]:
     """(grid, the arguments after the leading ones, constants and options) of
-    a launch; ``persistent`` launches at most ``sms`` programs."""
+    a launch; ``persistent`` (pipelined, not causal) launches at most ``sms``
+    programs."""
+    if persistent and (causal or not pipeline):
+        raise ValueError("persistent: expected a pipelined, non-causal launch "
+                         f"(the tiles' blocks as one stream), got causal={causal}, "
+                         f"pipeline={pipeline}")
     sign = (dims.scale > 0) - (dims.scale < 0)
     # A zero scale makes every score 0: the kernel masks them to 0 and
     # scales by log2(e) alone.
@@ -473,11 +577,8 @@ def launch_hopper(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.
     ``persistent`` the grid: at most ``programs`` programs (default one per
     SM) each taking tiles in turn, storing into a dense output."""
     q, k, v = _tma_ready(q), _tma_ready(k), _tma_ready(v)
-    if not persistent:
-        target = _tma_ready(out)
-    elif out.is_contiguous() and out.data_ptr() % 16 == 0:
-        target = out
-    else:
+    target = _tma_ready(out)
+    if persistent and not target.is_contiguous():  # stored row by row, densely
         target = torch.empty(out.shape, dtype=out.dtype, device=out.device)
     plan = (dims, causal, lse is not None, p_shift, pipeline, stages, persistent, programs)
     _HOPPER.launch(plan, (q, k, v, target, lse if lse is not None else q, target),
