@@ -458,7 +458,6 @@ def _attention_kernel(q_desc, k_desc, v_desc, o_desc, lse_ptr, o_ptr, Sq, Sk, H,
 # launcher's encoding reads), from which it encodes the tensor maps itself.
 
 PIPELINE, STAGES = True, 3  # the pipelined consumer loop, three stages (NOTES, g3)
-PERSISTENT = False
 
 
 def unavailable(device: torch.device | None = None) -> str | None:
@@ -569,13 +568,16 @@ def _sms(persistent: bool) -> int:
 def launch_hopper(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
                   lse: torch.Tensor | None, dims: AttentionDims, *, causal: bool,
                   p_shift: float, pipeline: bool = PIPELINE, stages: int = STAGES,
-                  persistent: bool = PERSISTENT, programs: int | None = None) -> None:
+                  persistent: bool | None = None, programs: int | None = None) -> None:
     """Attention into ``out`` (and contiguous fp32 ``lse`` if given), for a
     call ``refusal`` accepts with Sq, Sk > 0, on q's device made current;
     weights scaled by 2**-p_shift (``flash.weight_shift``).  ``pipeline`` and
     ``stages`` (2 or 3; 4 exceed shared memory) choose the consumer loop,
     ``persistent`` the grid: at most ``programs`` programs (default one per
-    SM) each taking tiles in turn, storing into a dense output."""
+    SM) each taking tiles in turn, storing into a dense output; by default
+    where it may (pipelined, not causal: NOTES, g6)."""
+    if persistent is None:
+        persistent = pipeline and not causal
     q, k, v = _tma_ready(q), _tma_ready(k), _tma_ready(v)
     target = _tma_ready(out)
     if persistent and not target.is_contiguous():  # stored row by row, densely
