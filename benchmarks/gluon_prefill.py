@@ -1,12 +1,13 @@
 """The Hopper prefill (``attnfuzz.kernels.hopper_prefill``): its versions, checked and timed.
 
-The kernel's versions (``VERSIONS``; ``benchmarks/NOTES.md``, g1-g4) are
-options of one kernel: causal masking, and a consumer loop that overlaps each
-block's softmax with the previous block's P @ V (with 3 stages), which
-``flash_attention`` uses.  Each is checked against the fp32 answer (its
-error and LSE error next to the portable kernel's) and timed against the
-portable kernel and cuDNN, at Sq = Sk from 512 to 16k and at ragged,
-unequal lengths.
+The kernel's versions (``VERSIONS``; ``benchmarks/NOTES.md``, g1-g6) are
+options of one kernel: causal masking, a consumer loop that overlaps each
+block's softmax with the previous block's P @ V (with 3 stages), and a
+persistent grid that streams its tiles' blocks; ``flash_attention`` uses the
+pipelined loop, on the persistent grid where not causal.  Each is checked
+against the fp32 answer (its error and LSE error next to the portable
+kernel's) and timed against the portable kernel and cuDNN, at Sq = Sk from
+512 to 16k and at ragged, unequal lengths.
 
     python benchmarks/gluon_prefill.py              # on an H100/H200: check, then time
     python benchmarks/gluon_prefill.py --compile [--version V]   # sm_90 code, no GPU

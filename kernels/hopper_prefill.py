@@ -2,17 +2,23 @@
 
 The portable kernel (``flash.py``) runs one program of two warpgroups that
 move in lock step, so its softmax sits beside its GEMMs rather than under
-them (``benchmarks/NOTES.md``, probes a1-a2).  Here each program owns 128
-query rows of one (batch, head) and has three partitions:
+them (``benchmarks/NOTES.md``, probes a1-a2).  Here a row tile is 128
+query rows of one (batch, head), and a program has three partitions:
 
-- a producer warp that loads Q once and K and V block by block with TMA into
-  a ring of shared-memory stages, each guarded by mbarriers (ready: the
-  bytes landed; empty: both consumers are done with the stage);
+- a producer warp that loads each tile's Q and its K and V block by block
+  with TMA into a ring of shared-memory stages, each guarded by mbarriers
+  (ready: the bytes landed; empty or free: the consumers are done with it);
 - two consumer warpgroups of 64 rows each, which run their GEMMs (``wgmma``)
   and softmax independently, so that the warp scheduler puts one's softmax
   under the other's GEMMs.  In the pipelined loop each consumer also issues
   block j's Q @ K^T before block j-1's P @ V and runs block j's softmax while
   that P @ V is in flight.
+
+Causal calls launch a program per tile, the heaviest first.  Others launch
+one program per SM (persistent), each taking tiles in turn and running their
+blocks as one stream: a tile's first scores and softmax go under the last
+tile's last P @ V, which a program per tile leaves bare at the start and end
+of each of its tiles (1.06x at S = 1k; NOTES, g6).
 
 Registers move from the producer to the consumers (``setmaxnreg``, through
 ``warp_specialize``'s register counts).  The arithmetic is the portable

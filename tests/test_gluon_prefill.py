@@ -31,10 +31,10 @@ PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
 
 
 # The plain version, every option on (causal, pipelined, 3 stages, a negative
-# scale), and the zero scale's path.
+# scale), the zero scale's path, and the persistent grid.
 @pytest.mark.parametrize("version", [["plain"], ["pipelined causal", "--scale=-0.5"],
-                                     ["pipelined", "--scale=0"]],
-                         ids=["plain", "every-option", "zero-scale"])
+                                     ["pipelined", "--scale=0"], ["persistent"]],
+                         ids=["plain", "every-option", "zero-scale", "persistent"])
 def test_the_hopper_kernel_compiles_warp_specialised_without_spills(version: list[str]) -> None:
     if not PTXAS.exists():
         pytest.skip(f"this Triton install bundles no ptxas ({PTXAS})")
