@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import torch
 import triton
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnfuzz.kernels import flash, flash_attention, flash_hopper, flash_prefill
@@ -103,7 +103,11 @@ def test_flash_attention_runs_the_hopper_kernel_from_its_size_on(monkeypatch) ->
             torch.testing.assert_close(got, want, rtol=0, atol=0)
 
 
+# Nearly every example is a new specialisation of each of its three launches
+# (Triton specialises Sq, Sk, the offset and the tile count on divisibility by
+# 16), seconds of compiling each: on the H200, 80 examples ran past 130 s.
 @needs_hopper
+@settings(max_examples=min(settings.default.max_examples, 20))
 @given(dtype=st.sampled_from([torch.float16, torch.bfloat16]), b=st.integers(1, 2),
        hkv=st.integers(1, 2), group=st.sampled_from([1, 2]), sq=st.integers(1, 700),
        sk=st.integers(1, 700), scale=st.sampled_from([None, 0.5, -0.25, 0.0]),
