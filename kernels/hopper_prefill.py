@@ -272,10 +272,11 @@ def _last_pv(p16, v_bufs, v_ready, kv_empty, last, acc):
 
 
 @gluon.jit
-def _normalized(acc, m_i, l_i, tile, soft, lse_ptr, Sq, H, STORE_LSE: gl.constexpr):
-    """The tile's output rows as fp32 (0 for rows that saw no key), after
-    storing their LSE: natural log, -inf for those rows; (B, H, Sq) contiguous."""
-    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+def _normalized(acc, m_i, l_i, batch, head, row0, soft, lse_ptr, Sq, H,
+                STORE_LSE: gl.constexpr):
+    """Output rows from ``row0`` of (batch, head) as fp32 (0 for rows that saw
+    no key), after storing their LSE: natural log, -inf for those rows;
+    (B, H, Sq) contiguous."""
     seen = l_i > 0.0
     if STORE_LSE:
         rows = row0 + gl.arange(0, HALF_M, l_i.type.layout)
@@ -287,9 +288,9 @@ def _normalized(acc, m_i, l_i, tile, soft, lse_ptr, Sq, H, STORE_LSE: gl.constex
 
 
 @gluon.jit
-def _store_rows(out, o_ptr, tile, Sq, H):
-    """A tile's output rows from registers into the dense (B, H, Sq, D) ``o_ptr``."""
-    batch, head, kv_head, m0, row0, n_blocks, n_full, sk, off = tile
+def _store_rows(out, o_ptr, batch, head, row0, Sq, H):
+    """Output rows from ``row0`` of (batch, head), from registers into the
+    dense (B, H, Sq, D) ``o_ptr``."""
     HEAD_D: gl.constexpr = out.type.shape[1]
     layout: gl.constexpr = out.type.layout
     rows = gl.expand_dims(row0 + gl.arange(0, HALF_M, gl.SliceLayout(1, layout)), 1)
@@ -346,9 +347,8 @@ def _consume_tiles(q, k_bufs, v_bufs, bars, sched, soft, o_ptr, lse_ptr, acc, ze
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         mbarrier.arrive(kv_empty.index(prev), count=1)
         p16 = gl.convert_layout(p.to(q.dtype), p_layout)
-        done = (batch, head, 0, 0, row0, 0, 0, Sk, OFF)
-        out = _normalized(acc, m_i, l_i, done, soft, lse_ptr, Sq, H, STORE_LSE)
-        _store_rows(out, o_ptr, done, Sq, H)
+        out = _normalized(acc, m_i, l_i, batch, head, row0, soft, lse_ptr, Sq, H, STORE_LSE)
+        _store_rows(out, o_ptr, batch, head, row0, Sq, H)
         acc, l_i, m_i, p16 = _blocks(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty,
                                      q_free.index(HALF), nxt, count, soft, m_n, l_n,
                                      gl.zeros_like(acc), p16, zero_s, p_layout, False, SIGN)
@@ -356,9 +356,8 @@ def _consume_tiles(q, k_bufs, v_bufs, bars, sched, soft, o_ptr, lse_ptr, acc, ze
         it += 1
         batch, head, row0 = nxt[0], nxt[1], nxt[4]
     acc = _last_pv(p16, v_bufs, v_ready, kv_empty, count - 1, acc)
-    done = (batch, head, 0, 0, row0, 0, 0, Sk, OFF)
-    _store_rows(_normalized(acc, m_i, l_i, done, soft, lse_ptr, Sq, H, STORE_LSE), o_ptr, done,
-                Sq, H)
+    out = _normalized(acc, m_i, l_i, batch, head, row0, soft, lse_ptr, Sq, H, STORE_LSE)
+    _store_rows(out, o_ptr, batch, head, row0, Sq, H)
 
 
 @gluon.jit
@@ -402,7 +401,8 @@ def _consumer(q_desc, k_desc, v_desc, o_ptr, q_smem, k_bufs, v_bufs, bars, sched
         else:
             acc, l_i, m_i = _consume(q, k_bufs, v_bufs, k_ready, v_ready, kv_empty, tile, soft,
                                      m_i, l_i, acc, zero_s, p_layout, CAUSAL, SIGN)
-        out = _normalized(acc, m_i, l_i, tile, soft, lse_ptr, Sq, H, STORE_LSE)
+        out = _normalized(acc, m_i, l_i, tile[0], tile[1], tile[4], soft, lse_ptr, Sq, H,
+                          STORE_LSE)
         # Q's tile is done with: the output leaves through it.
         q.store(out.to(q_desc.dtype))
         fence_async_shared()
