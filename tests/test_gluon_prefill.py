@@ -141,3 +141,19 @@ def test_the_hopper_kernel_gives_the_same_bits_on_any_schedule(
         assert torch.equal(got, want), schedule
         if lse:
             assert torch.equal(got_lse, want_lse), schedule
+
+
+def test_a_persistent_launch_is_refused_where_its_stream_does_not_hold() -> None:
+    """The persistent consumer streams every tile's blocks through the pipelined
+    loop and assumes each tile has one (not causal): other plans must be refused."""
+    from attnfuzz.kernels._checks import AttentionDims
+    from attnfuzz.kernels.hopper_prefill import launch_plan
+
+    dims = AttentionDims(1, 2, 1, 256, 256, 128, 128, 128**-0.5, 0)
+    grid, _, meta = launch_plan(dims, causal=False, store_lse=False, p_shift=0.0,
+                                persistent=True, sms=3)
+    assert grid == (3,) and meta["PERSISTENT"]
+    for causal, pipeline in ((True, True), (False, False)):
+        with pytest.raises(ValueError, match=f"persistent: .*causal={causal}, pipeline={pipeline}"):
+            launch_plan(dims, causal=causal, store_lse=False, p_shift=0.0, pipeline=pipeline,
+                        stages=3 if pipeline else 2, persistent=True, sms=3)
