@@ -1011,14 +1011,14 @@ def launch_decode(
 # --------------------------------------------------------------------------
 
 
-def _check_splits(num_splits: object) -> int | None:
-    if num_splits is None:
+def _check_count(value: object, name: str) -> int | None:
+    if value is None:
         return None
-    if isinstance(num_splits, bool) or not isinstance(num_splits, int):
-        raise TypeError(f"num_splits must be an int or None, got {type(num_splits).__name__}")
-    if num_splits < 1:
-        raise ValueError(f"num_splits must be at least 1, got {num_splits}")
-    return num_splits
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
 
 
 def _v_for_pv_dot(v: torch.Tensor) -> torch.Tensor:
@@ -1039,7 +1039,8 @@ def _v_for_pv_dot(v: torch.Tensor) -> torch.Tensor:
 def _forward(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
-    causal: bool, precision: str, path: str, splits: int | None, window: Window | None = None,
+    causal: bool, precision: str, path: str, splits: int | None, programs: int | None = None,
+    window: Window | None = None,
 ) -> None:
     """Attention into ``out`` (and ``lse`` if given) on the chosen path."""
     if out.numel() == 0 or dims.sk == 0:  # no row sees a key
@@ -1059,7 +1060,7 @@ def _forward(
             )
         elif path == "hopper":
             launch_hopper(q, k, v, out, lse, dims, causal=causal,
-                          p_shift=weight_shift(v.dtype, dims.sk))
+                          p_shift=weight_shift(v.dtype, dims.sk), programs=programs)
         else:
             launch_prefill(q, k, v, out, lse, dims, causal=causal, precision=precision,
                            window=window)
@@ -1075,12 +1076,12 @@ class _FlashAttention(torch.autograd.Function):
     """
 
     @staticmethod
-    def forward(ctx, q, k, v, dims, causal, precision, path, splits, window):
+    def forward(ctx, q, k, v, dims, causal, precision, path, splits, programs, window):
         rows = (dims.batch, dims.hq, dims.sq)
         out = torch.empty((*rows, dims.dv), dtype=q.dtype, device=q.device)
         lse = torch.empty(rows, dtype=torch.float32, device=q.device)
         _forward(q, k, v, out, lse, dims, causal=causal, precision=precision, path=path,
-                 splits=splits, window=window)
+                 splits=splits, programs=programs, window=window)
         ctx.save_for_backward(q, k, v, out, lse)
         ctx.mark_non_differentiable(lse)
         ctx.dims, ctx.causal, ctx.precision, ctx.window = dims, causal, precision, window
@@ -1094,14 +1095,14 @@ class _FlashAttention(torch.autograd.Function):
             d_out, q, k, v, out, lse, ctx.dims, causal=ctx.causal, precision=ctx.precision,
             needs=tuple(ctx.needs_input_grad[:3]), window=ctx.window,
         )
-        return (*grads, None, None, None, None, None, None)
+        return (*grads, None, None, None, None, None, None, None)
 
 
 def _attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     causal: bool, scale: float | None, alignment: str, input_precision: str,
     return_lse: bool, out: torch.Tensor | None, path: str, num_splits: object = None,
-    window: object = None,
+    programs: object = None, window: object = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
@@ -1109,20 +1110,22 @@ def _attention(
     inputs = (("q", q), ("k", k), ("v", v))
     check_computable(inputs, differentiable=True)
     check_flag(return_lse, "return_lse")
-    splits = _check_splits(num_splits)
+    splits = _check_count(num_splits, "num_splits")
+    programs = _check_count(programs, "programs")
     win = launch_window(check_window(window), causal, dims.sq + dims.sk)
     precision = dot_precision(q.dtype, input_precision)
     if path == "hopper" and (why := hopper_refusal(q, dims, window=win)) is not None:
         raise ValueError(f"flash_hopper cannot compute this call: {why}")
     if needs_grad((q, k, v)):
         check_differentiable_out(out, inputs)
-        out, lse = _FlashAttention.apply(q, k, v, dims, causal, precision, path, splits, win)
+        out, lse = _FlashAttention.apply(q, k, v, dims, causal, precision, path, splits, programs,
+                                         win)
         return (out, lse) if return_lse else out
     rows = (dims.batch, dims.hq, dims.sq)
     out = prepare_out(out, (*rows, dims.dv), q, inputs=inputs)
     lse = torch.empty(rows, dtype=torch.float32, device=q.device) if return_lse else None
     _forward(q, k, v, out, lse, dims, causal=causal, precision=precision, path=path,
-             splits=splits, window=win)
+             splits=splits, programs=programs, window=win)
     return (out, lse) if return_lse else out
 
 
@@ -1201,14 +1204,19 @@ def flash_hopper(
     input_precision: str = "ieee",
     return_lse: bool = False,
     out: torch.Tensor | None = None,
+    programs: int | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """``flash_attention`` forced onto the Hopper kernel (``hopper_prefill.py``),
     whatever the shape; raises ``ValueError`` for a call it cannot compute (not
-    on an sm_90 GPU, not fp16 or bf16, D or Dv not 128, a window)."""
+    on an sm_90 GPU, not fp16 or bf16, D or Dv not 128, a window).
+
+    ``programs`` caps a non-causal call's persistent grid (default: one
+    program per SM), so that each program takes several row tiles in turn;
+    any cap gives the same bits.  Causal calls run a program per tile."""
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="hopper",
-        window=window,
+        programs=programs, window=window,
     )
 
 

@@ -69,6 +69,11 @@ def test_flash_hopper_refuses_what_it_cannot_compute_naming_the_argument() -> No
     for said, (args, kw) in cases.items():
         with pytest.raises(ValueError, match=re.escape(said)):
             flash_hopper(*args, **kw)
+    for error, programs, said in [(TypeError, 2.0, "programs must be an int or None, got float"),
+                                  (TypeError, True, "programs must be an int or None, got bool"),
+                                  (ValueError, 0, "programs must be at least 1, got 0")]:
+        with pytest.raises(error, match=re.escape(said)):
+            flash_hopper(q, k, k, programs=programs)
 
 
 # Where the Hopper kernel cannot run at all every call takes the portable
