@@ -32,10 +32,20 @@ def _flash(q, k, v, out, *, return_lse=True, **kw):
 DECODE_SPLITS = 4
 
 
-def _hopper(q, k, v, out, *, return_lse=True, **kw):
+# The Hopper kernel's persistent grid gives a fuzzed case's few row tiles one
+# program each, which would leave a program's second tile (Q's reload, the
+# ring carried over, the accumulator reset) untested outside the schedule
+# test.  Two programs make every non-causal case of three tiles or more take
+# that path, striding as a full grid does; any cap gives the same bits
+# (test_gluon_prefill).
+HOPPER_PROGRAMS = 2
+
+
+def _hopper(q, k, v, out, *, return_lse=True, programs=HOPPER_PROGRAMS, **kw):
     from attnfuzz.kernels import flash_hopper
 
-    return _results(flash_hopper(q, k, v, return_lse=return_lse, out=out, **kw), "lse")
+    got = flash_hopper(q, k, v, return_lse=return_lse, out=out, programs=programs, **kw)
+    return _results(got, "lse")
 
 
 def _hopper_unavailable() -> str | None:
@@ -103,6 +113,8 @@ LSE = ("return_lse", (True, False))
 # Split counts: the fixed four, the kernel's own plan (None), one range (no
 # merge) and counts that divide no block count evenly.
 SPLITS = ("num_splits", (DECODE_SPLITS, None, 1, 2, 3, 5, 7))
+# Program caps: the fixed two, one per SM (None), one program for all tiles, and three.
+PROGRAMS = ("programs", (HOPPER_PROGRAMS, None, 1, 3))
 
 # Autograd differentiates the attention kernels (their own backward kernels),
 # and they take sliding windows, as the softmax does.
@@ -130,6 +142,6 @@ IMPLEMENTATIONS = (
                    bitwise_layouts=True, support=Support(windows=True), options=(SOFTMAX_OUT,)),
     Implementation("hopper", "attention", _hopper,
                    description="warp-specialised Gluon prefill, Hopper GPUs only",
-                   bitwise_layouts=True, support=HOPPER, options=(OUT, LSE),
+                   bitwise_layouts=True, support=HOPPER, options=(OUT, LSE, PROGRAMS),
                    reset=_reset_flash, unavailable=_hopper_unavailable),
 )
