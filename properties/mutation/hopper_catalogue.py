@@ -39,8 +39,19 @@ HOPPER_MUTANTS: tuple[Mutant, ...] = (
        ("+ gl.log2(gl.where(seen, l_i, 1.0)) + soft[1]) * LN2",
         "+ gl.log2(gl.where(seen, l_i, 1.0))) * LN2"),
        "the LSE left without the weight shift added back (bf16 and more than one key)"),
+    # The grid choice follows from the causal flag, so a key without the flag
+    # but with the grid cannot replay the wrong kernel: the mutant drops both.
     _h("hopper.launch_key_omits_causal",
-       ("    plan = (dims, causal, lse is not None,", "    plan = (dims, lse is not None,"),
-       "the launch cache keyed without the causal flag: a causal call after a non-causal "
-       "one of the same shape replays the non-causal launch"),
+       ("    plan = (dims, causal, lse is not None, p_shift, pipeline, stages, persistent,",
+        "    plan = (dims, lse is not None, p_shift, pipeline, stages,"),
+       "the launch cache keyed without the causal flag (nor the grid it chooses): a causal "
+       "call after a non-causal one of the same shape replays the non-causal launch"),
+    _h("hopper.next_tile_keeps_acc",
+       ("nxt, count, soft, m_n, l_n,\n                                     gl.zeros_like(acc),",
+        "nxt, count, soft, m_n, l_n,\n                                     acc,"),
+       "a persistent program's next tile starts from the last tile's accumulator"),
+    _h("hopper.next_tile_keeps_softmax_state",
+       ("p, alpha, m_n, l_n = _softmax(qk, gl.full_like(m_i, float(\"-inf\")), gl.zeros_like(l_i),",
+        "p, alpha, m_n, l_n = _softmax(qk, m_i, l_i,"),
+       "a persistent program's next tile starts from the last tile's running max and sum"),
 )
