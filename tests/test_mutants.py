@@ -39,6 +39,14 @@ def test_every_target_is_registered():
             assert dtype in implementations.get(impl).dtypes
 
 
+def test_only_takes_names_and_patterns_each_of_which_must_match():
+    picked = [m.name for m in catalogue(["hopper.next_tile_*", "flash.acc_not_rescaled"])]
+    assert picked == ["hopper.next_tile_keeps_acc", "hopper.next_tile_keeps_softmax_state",
+                      "flash.acc_not_rescaled"]
+    with pytest.raises(SystemExit, match=r"unknown mutants: hoper\.\* \(names or patterns"):
+        catalogue(["hopper.*", "hoper.*"])
+
+
 @pytest.mark.parametrize("name", SUBSET)
 def test_mutant_is_killed(name):
     (mutant,) = catalogue([name])

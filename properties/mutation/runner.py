@@ -18,6 +18,7 @@ Mutants that provably cannot change any result are listed with the reason
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -288,11 +289,14 @@ def catalogue(
         muts = [*CATALOGUE, *FLASH_MUTANTS, *BACKWARD_MUTANTS, *SERVING_MUTANTS,
                 *HOPPER_MUTANTS]
     if names:
-        known = {m.name: m for m in muts}
-        missing = [n for n in names if n not in known]
+        # A name may be a shell-style pattern (``hopper.*``); each must match.
+        matches = {n: [m for m in muts if fnmatch.fnmatchcase(m.name, n)] for n in names}
+        missing = [n for n, found in matches.items() if not found]
         if missing:
-            raise SystemExit(f"unknown mutants: {', '.join(missing)}")
-        muts = [known[n] for n in names]
+            raise SystemExit(f"unknown mutants: {', '.join(missing)} "
+                             f"(names or patterns; --list shows them)")
+        picked = {m.name: m for found in matches.values() for m in found}
+        muts = list(picked.values())
     return muts
 
 

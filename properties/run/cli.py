@@ -221,7 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
         "directory, run the property suite against it and report which property killed it. "
         "Exits 1 if a non-equivalent mutant survives.",
     )
-    mut.add_argument("--only", type=_csv, default=None, help="comma-separated mutant names")
+    mut.add_argument("--only", type=_csv, default=None,
+                     help="comma-separated mutant names or patterns (hopper.*)")
     mut.add_argument(
         "--examples", type=_at_least_one, default=60, help="examples per property (default 60)"
     )
