@@ -52,7 +52,8 @@ FINDINGS = {
     "overflow": "an infinity where the exact result is finite, near the dtype's range",
     "memory": "a write outside the output, or to an input",
     "not refused": "a case outside the declared support answered wrongly",
-    "crash": "the implementation raised on a case it supports",
+    "crash": "the implementation raised on a case it supports, or its process died",
+    "hang": "a call ran past its time limit",
 }
 
 

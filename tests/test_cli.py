@@ -231,7 +231,10 @@ COUNTS = [
 def test_the_summary_counts_pairs_examples_and_dumps_once(
     capsys, tmp_path, fakes, argv, cases, pairs, ndumps
 ):
-    code, out, err = cli_main(capsys, "run", *argv, "--seed", "5", "--dump-dir", str(tmp_path))
+    # One worker: rounds in a fixed order, so a pair's first failure ends it
+    # before another property of it can fail too.
+    code, out, err = cli_main(capsys, "run", *argv, "--seed", "5", "--jobs", "1",
+                              "--dump-dir", str(tmp_path))
     assert code == (1 if ndumps else 0), out + err
     assert summary(out).startswith(cases + " in "), out
     assert pairs in summary(out), out

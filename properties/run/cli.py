@@ -12,15 +12,9 @@ import os
 import random
 import shlex
 import sys
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from attnfuzz.properties.run import load_package
-
-if TYPE_CHECKING:
-    from attnfuzz.properties.run.harness import Campaign
 
 
 class UsageError(Exception):
@@ -199,6 +193,28 @@ def build_parser() -> argparse.ArgumentParser:
         "--dump-dir", default=None,
         help="where failing cases are written (default: $ATTNFUZZ_DUMP_DIR or .attnfuzz/failures)",
     )
+    run.add_argument(
+        "--jobs", type=_at_least_one, default=None, metavar="N",
+        help="worker processes (default: one per core on the interpreter; on a GPU one per "
+        "core, up to 8 per GPU, spread over the GPUs); the code under test runs in them, so "
+        "nothing it does stops the campaign",
+    )
+    run.add_argument(
+        "--case-timeout", type=_seconds, default=None, metavar="SECONDS",
+        help="a call running longer is a hang finding (default: 10 times the slowest call "
+        "of its round, at least 30 s, at most the budget or 300 s)",
+    )
+    run.add_argument(
+        "--database", default=os.environ.get("ATTNFUZZ_DATABASE"),
+        metavar="DIR|redis://HOST:PORT|none",
+        help="the example database every worker shares: each finding's case is saved there "
+        "and replayed first by every campaign using it (default: $ATTNFUZZ_DATABASE or "
+        ".attnfuzz/examples)",
+    )
+    run.add_argument(
+        "--oracle-device", choices=("cpu", "cuda"), default=None,
+        help="where the float64 oracle and its bounds run (default: cuda with a GPU, else cpu)",
+    )
 
     rep = sub.add_parser(
         "replay",
@@ -268,147 +284,16 @@ def build_parser() -> argparse.ArgumentParser:
 # --- run ---------------------------------------------------------------------------------
 
 
-@dataclass
-class Tally:
-    recorder: object
-    cases: int = 0  # generated examples: not shrink attempts, not the final replay
-    failures: int = 0  # distinct failures Hypothesis reported
-    layouts: set[str] = field(default_factory=set)
-    families: set[str] = field(default_factory=set)
-    dumps: list[str] = field(default_factory=list)
-    kinds: list[str] = field(default_factory=list)  # the kind of each failure
-
-
-def _generated(stats: dict, ran: int, first_failure: int | None) -> int:
-    """How many of the ``ran`` calls of a round were generated examples.
-
-    Hypothesis' statistics (those behind --hypothesis-show-statistics) say how
-    many examples its generate phase (targeting included) ran; every call after
-    them is a shrink attempt or the final replay.  Without them: the calls up
-    to the first failure."""
-    cases = stats.get("generate-phase", {}).get("test-cases")
-    if isinstance(cases, list):
-        return min(ran, sum(c.get("status") in ("valid", "interesting") for c in cases))
-    return ran if first_failure is None else first_failure
-
-
 Round = tuple[str, str, str]  # (implementation, dtype, property)
 
 
-def _campaign_round(
-    key: Round, examples: int, seed: int, tally: Tally, campaign: Campaign,
-    deadline: float | None = None,
-) -> None:
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-    from hypothesis.statistics import collector
-
-    from attnfuzz.properties import checks, implementations
-    from attnfuzz.properties.run import harness
-
-    impl, dtype, prop = key
-    if checks.get(prop).sequences is not None:
-        _sequence_round(key, examples, seed, tally)
-        return
-    ran: list = []  # every case the round ran, generated ones first
-    first_failure: list[int] = []
-
-    # One failure is enough: the round is failing, and its campaign ends with it.
-    # Looking on for others would run more examples the round has already failed.
-    @hseed(seed)
-    @settings(
-        max_examples=examples, deadline=None, database=None, derandomize=False,
-        phases=(Phase.generate, Phase.target, Phase.shrink),
-        suppress_health_check=list(HealthCheck), print_blob=False,
-        report_multiple_bugs=False,
-    )
-    @given(checks.get(prop).cases(implementations.get(impl), dtype))
-    def fuzz(case):
-        # Past the campaign's time, the round's other draws return unrun (and
-        # uncounted): an implementation that compiles per shape (FlexAttention:
-        # tens of seconds a case with its backward) would run whole rounds past
-        # it.  Not once a case has failed: its shrinking and replay must run.
-        if deadline is not None and not first_failure and time.monotonic() > deadline:
-            return
-        ran.append(case)
-        try:
-            harness.check(prop, impl, case, recorder=tally.recorder, campaign=campaign)
-        except AssertionError:
-            first_failure.append(len(ran))
-            raise
-
-    stats: dict = {}
-    try:
-        with collector.with_value(stats.update):
-            fuzz()
-    except Exception as exc:
-        failures = harness.failures_of(exc)
-        if failures is None:
-            raise
-        tally.failures += len(failures)
-        for failure in failures:
-            tally.kinds += getattr(failure, "kinds", None) or ["wrong"]
-            lines = str(failure).splitlines()
-            # A crash's second line is its error: what the user needs first.
-            shown = lines[:2] if "crash" in getattr(failure, "kinds", ()) else lines[:1]
-            print("\n".join(shown) or type(failure).__name__, file=sys.stderr)
-            for line in lines:
-                if line.strip().startswith("dump:"):
-                    tally.dumps.append(line.split("dump:", 1)[1].strip())
-        if harness.lost_context():
-            raise ContextLost(harness.lost_context()) from None
-    finally:
-        failed_at = first_failure[0] if first_failure else None
-        for case in ran[: _generated(stats, len(ran), failed_at)]:
-            tally.cases += 1
-            tally.layouts.update(lay.name for lay in case.layouts().values())
-            tally.families.add(case.values.family)
-
-
-def _sequence_round(key: Round, examples: int, seed: int, tally: Tally) -> None:
-    """A round of a property of call sequences (``stateful``): its failure is
-    the shrunk sequence, dumped as ``sequence.json``."""
-    from attnfuzz.properties import checks
-    from attnfuzz.properties.checks import stateful
-    from attnfuzz.properties.run import harness
-
-    impl, dtype, prop = key
-    try:
-        checks.get(prop).sequences(impl, dtype, examples, seed)
-    except Exception as exc:
-        # Flaky: a failure that needed state from an earlier sequence.
-        failures = harness.failures_of(exc)
-        if failures is None:
-            raise
-        failure = failures[0]
-        tally.failures += 1
-        tally.kinds += getattr(failure, "kinds", None) or ["wrong"]
-        print(str(failure).splitlines()[0], file=sys.stderr)
-        dump = getattr(failure, "dump", None)
-        if dump is not None:
-            tally.dumps.append(str(dump))
-        lost = harness.lost_context() or stateful.lost_context()
-        if lost:
-            raise ContextLost(lost) from None
-    tally.cases += examples
-
-
 def _bound_shrinking(seconds: float) -> None:
-    """Cap Hypothesis' time shrinking one failure (a module constant of its engine)."""
-    from hypothesis.internal.conjecture import engine
+    from attnfuzz.properties.run import hypothesis_internals
 
-    if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
-        raise UsageError("--shrink-seconds: this Hypothesis version has no shrink time limit")
-    engine.MAX_SHRINKING_SECONDS = seconds
-
-
-class ContextLost(Exception):
-    """A kernel killed this process's CUDA context: no later case can run."""
-
-
-def _bar(done: float, width: int = 24) -> str:
-    filled = int(round(done * width))
-    return "[" + "#" * filled + "." * (width - filled) + f"] {100 * done:5.1f}%"
+    try:
+        hypothesis_internals.bound_shrinking(seconds)
+    except ValueError as exc:
+        raise UsageError(f"--shrink-seconds: {exc}") from None
 
 
 def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> list[Round]:
@@ -437,10 +322,24 @@ def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> lis
     return rounds
 
 
+def _dump_dir(text: str | None) -> Path | None:
+    """``--dump-dir``: a directory, or a path where one can be made."""
+    if text is None:
+        return None
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--dump-dir {text!r} is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--dump-dir {text!r}: cannot create it ({exc.strerror})") from None
+    return path.resolve()
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from attnfuzz.properties import backend
-    from attnfuzz.properties.run.harness import Campaign, Recorder
-    from attnfuzz.reference.verdict import FINDINGS
+    from attnfuzz.properties.run import database
+    from attnfuzz.properties.run.campaign import Campaign, Plan
 
     default_dtypes = ["float32", "float16"] + (["bfloat16"] if backend.supports_bf16() else [])
     dtypes = args.dtype or default_dtypes
@@ -449,120 +348,44 @@ def cmd_run(args: argparse.Namespace) -> int:
     impls = _imported(args.impl, args.convention, args.supports)
     if args.shrink_seconds is not None:
         _bound_shrinking(args.shrink_seconds)
+    if args.oracle_device is not None:
+        os.environ["ATTNFUZZ_ORACLE_DEVICE"] = args.oracle_device
     rounds = _rounds(impls, dtypes, args.property)
+    try:
+        database.open_database(args.database)
+    except ValueError as exc:
+        raise UsageError(f"--database: {exc}") from None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    dump_dir = Path(args.dump_dir) if args.dump_dir else None
+    dump_dir = _dump_dir(args.dump_dir)
     if dump_dir is not None:
         # Properties that write their own dumps (sequences) find the folder here.
-        os.environ["ATTNFUZZ_DUMP_DIR"] = str(dump_dir.resolve())
-    where = os.environ.get("ATTNFUZZ_BACKEND", "auto")
-    tallies = {r: Tally(Recorder(r[0], r[1])) for r in rounds}
-
-    def round_(key: Round, examples: int, round_seed: int, deadline: float | None = None) -> None:
-        # ``--examples N --seed S`` reruns any round: the same settings, the same draws.
-        impl, dt, prop = key
-        again = (f"attnfuzz --backend {where} run --impl {shlex.quote(impl)} --dtype {dt} "
-                 f"--property {prop} --examples {examples} --seed {round_seed}")
-        campaign = Campaign(round_seed, again, campaign_seed=seed, dump_dir=dump_dir)
-        _campaign_round(key, examples, round_seed, tallies[key], campaign, deadline)
-
-    def failed(key: Round) -> bool:
-        # A pair that has failed is done: its other properties would dump it again.
-        return any(tallies[r].failures for r in rounds if r[:2] == key[:2])
-
+        os.environ["ATTNFUZZ_DUMP_DIR"] = str(dump_dir)
+    where = "interpreter" if backend.interpreting() else "gpu"
+    jobs = args.jobs if args.jobs is not None else _default_jobs(where)
+    seconds = None if args.examples is not None else (args.seconds or 60.0)
     print(backend.describe())
-    print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}")
-
-    start = time.monotonic()
-    lost = None
-    current: list[Round] = []  # the round running, for a fault that ends the process's GPU
+    print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}; {jobs} worker"
+          f"{'' if jobs == 1 else 's'}; examples database {database.describe(args.database)}")
+    plan = Plan(rounds=rounds, jobs=jobs, seconds=seconds, examples=args.examples, seed=seed,
+                where=where, dump_dir=dump_dir, shrink_seconds=args.shrink_seconds,
+                case_timeout=args.case_timeout, database=args.database)
     try:
-        if args.examples is not None:
-            for n, key in enumerate(rounds):
-                if failed(key):
-                    continue
-                print(f"{_bar(n / len(rounds))} {'/'.join(key)}", flush=True)
-                current[:] = [key]
-                round_(key, args.examples, seed)
-        else:
-            budget = args.seconds if args.seconds is not None else 60.0
-            rnd, chunk = 0, 5
-            # A round that failed is done: more would find and dump its bug again.
-            while time.monotonic() - start < budget:
-                going = [r for r in rounds if not failed(r)]
-                if not going:
-                    break
-                for key in going:
-                    if failed(key):  # it failed in another property of this pass
-                        continue
-                    elapsed = time.monotonic() - start
-                    if elapsed >= budget:
-                        break
-                    print(f"{_bar(min(elapsed / budget, 1.0))} {'/'.join(key)} round {rnd}",
-                          flush=True)
-                    current[:] = [key]
-                    # One example a round first: a short budget reaches every round.
-                    round_(key, chunk if rnd else 1, seed + rnd, start + budget)
-                rnd += 1
-    except ContextLost as exc:
-        lost = str(exc)
-    print(_bar(1.0))
-
-    print()
-    # Imported implementations have long names (module:function@convention#support).
-    w = max(16, *(len(impl) + 2 for impl, _, _ in tallies))
-    pw = max(len(p) for _, _, p in tallies) + 2
-    print(f"{'implementation':<{w}}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}  "
-          f"{'layouts':>7}{'values':>7}  {'property':<{pw}}worst check")
-    for (impl, dt, prop), t in tallies.items():
-        rec = t.recorder
-        print(f"{impl:<{w}}{dt:<10}{t.cases:>6}{t.failures:>6}{rec.worst:>9.3g}  "
-              f"{len(t.layouts):>7}{len(t.families):>7}  {prop:<{pw}}{rec.check}")
-    for d in (d for t in tallies.values() for d in t.dumps):
-        print(f"dump: {d}  (attnfuzz replay {shlex.quote(d)})")
-    kinds = [k for t in tallies.values() for k in t.kinds]
-    if kinds:
-        counted = ", ".join(f"{kinds.count(k)} {k} ({FINDINGS.get(k, k)})"
-                            for k in dict.fromkeys(kinds))
-        print(f"findings: {counted}")
-    failing = len({(i, d) for (i, d, _), t in tallies.items() if t.failures})
-    cases = sum(t.cases for t in tallies.values())
-    print(f"{cases} cases in {time.monotonic() - start:.0f}s, {failing} failing "
-          f"implementation/dtype pair{'' if failing == 1 else 's'}; seed {seed}")
-    status = 1 if failing else 0
-    if lost:
-        # This process can run no more kernels; the other implementations go on in a new one.
-        faulted = current[0][0]
-        started = {impl for (impl, _, _), t in tallies.items() if t.cases or t.failures}
-        rest = [i for i in impls if i != faulted
-                and (args.examples is None or i not in started)]
-        print(f"{faulted}'s campaign stopped: the CUDA context was lost {lost}")
-        if rest:
-            status = max(status, _continue(args, rest, seed, time.monotonic() - start))
-    return status
+        return Campaign(plan).run()
+    except RuntimeError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def _continue(args: argparse.Namespace, impls: list[str], seed: int, spent: float) -> int:
-    """Run the campaign on for ``impls`` in a new process (with what is left of a time budget)."""
-    import subprocess
+def _default_jobs(where: str) -> int:
+    """One worker per core on the interpreter (each case is pure Python); on a
+    GPU, one per core up to eight per GPU: compiles run on the host's cores
+    while other workers' cases keep the GPU busy."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+    if where == "interpreter":
+        return max(1, cores)
+    import torch
 
-    argv = [sys.executable, "-m", "attnfuzz", "--backend",
-            os.environ.get("ATTNFUZZ_BACKEND", "auto"), "run", "--impl", ",".join(impls),
-            "--seed", str(seed)]
-    if args.examples is not None:
-        argv += ["--examples", str(args.examples)]
-    else:
-        budget = args.seconds if args.seconds is not None else 60.0
-        argv += ["--seconds", f"{max(budget - spent, 1.0):.0f}"]
-    for flag, value in (("--dtype", args.dtype), ("--property", args.property)):
-        if value:
-            argv += [flag, ",".join(value)]
-    if args.dump_dir:
-        argv += ["--dump-dir", args.dump_dir]
-    if args.shrink_seconds is not None:
-        argv += ["--shrink-seconds", str(args.shrink_seconds)]
-    print(f"\ncontinuing in a new process: {shlex.join(argv[1:])}", flush=True)
-    return subprocess.run(argv).returncode
+    return max(1, min(cores, 8 * max(1, torch.cuda.device_count())))
 
 
 # --- replay ----------------------------------------------------------------------------------

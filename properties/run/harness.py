@@ -57,6 +57,11 @@ class Campaign:
     dump_dir: Path | None = None  # default: dump_root()
 
 
+class CampaignFault(Exception):
+    """What a campaign saw of a call from outside its process: it ran past its
+    time limit (a hang), or its process died inside it (a crash)."""
+
+
 class ImplementationCrash(Exception):
     """An implementation under test raised instead of returning."""
 
@@ -69,9 +74,10 @@ class Finding(AssertionError):
     """A failing case: an ``AssertionError`` (so Hypothesis shrinks it) that
     also says which kinds of finding it is (``reference.verdict.FINDINGS``)."""
 
-    def __init__(self, message: str, kinds: list[str]) -> None:
+    def __init__(self, message: str, kinds: list[str], dump: Path | None = None) -> None:
         super().__init__(message)
         self.kinds = list(dict.fromkeys(kinds))
+        self.dump = dump  # its dump's directory, once written (the final, shrunk run)
 
 
 class DumpError(Exception):
@@ -89,7 +95,7 @@ def _guarded(impl: Implementation) -> Implementation:
     def run(*args, **kwargs):
         try:
             return impl.run(*args, **kwargs)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # sys.exit() in it ends nothing but the call
             raise ImplementationCrash(impl.name, exc) from exc
 
     return dataclasses.replace(impl, run=run)
@@ -157,10 +163,11 @@ def check(
     """Run a property inside a Hypothesis test; fail with a diagnosis and a dump."""
     __tracebackhide__ = True  # pytest: the failure is the message, not this frame
     from hypothesis import event, target
-    from hypothesis.control import current_build_context
 
-    for label in case.labels():
-        event(label)
+    context = _build_context()
+    if context is not None:  # labels and targets exist only inside a Hypothesis test
+        for label in case.labels():
+            event(label)
     trace = os.environ.get("ATTNFUZZ_TRACE")
     if trace:
         # "1": each case to stderr before it runs (with CUDA_LAUNCH_BLOCKING=1
@@ -183,14 +190,19 @@ def check(
         )
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
-    except (RuntimeError, ImplementationCrash) as exc:
+    except AssertionError:
+        raise
+    except Exception as exc:
         # A fault may surface in the implementation or in the next CUDA call after it.
+        # Any other exception is a crash finding wherever it was raised (a
+        # backward, a serving call, the harness around them): its dump keeps
+        # the traceback, which says whose code raised.
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
         fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
-        if fault is None and isinstance(exc, ImplementationCrash):
-            raise _crash_failure(prop, impl_name, case, exc, recorder, other, campaign) from error
         if fault is None:
-            raise
+            crash = exc if isinstance(exc, ImplementationCrash) else ImplementationCrash(
+                impl_name, exc)
+            raise _crash_failure(prop, impl_name, case, crash, recorder, other, campaign) from error
         # The CUDA context is lost: this process cannot run another kernel, so
         # dump the case now (Hypothesis cannot shrink it), and say so at once
         # in case Hypothesis' report of the replays buries the message.
@@ -203,25 +215,37 @@ def check(
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
             f"python3 -m attnfuzz replay {shlex.quote(str(path))}",
-            ["memory"],
+            ["memory"], path,
         ) from error
     worst = checks.worst(verdicts)
     if recorder is not None:
         recorder.update(worst, case)
-    if worst is not None:
+    if worst is not None and context is not None:
         target(min(worst.ratio, 1e9), label="error/bound")
     bad = checks.failures(verdicts)
     if bad:
         kinds = list(dict.fromkeys(v.kind for v in bad))
         lines = [f"{prop} failed for {impl_name} ({', '.join(kinds)}) on: {case.describe()}"]
         lines += ["  " + v.describe() for v in bad]
-        context = current_build_context()
-        if context.is_final:
+        path = None
+        if context is None or context.is_final:
             path = write_dump(prop, impl_name, case, bad, other=other, context=context,
                               campaign=campaign)
             lines += _dump_lines(path)
-        raise Finding("\n".join(lines), kinds)
+        raise Finding("\n".join(lines), kinds, path)
     return verdicts
+
+
+def _build_context():
+    """The running Hypothesis example's build context; None outside a Hypothesis
+    test, where ``check`` runs its one case as final (it dumps a failure)."""
+    from hypothesis.control import current_build_context
+    from hypothesis.errors import InvalidArgument
+
+    try:
+        return current_build_context()
+    except InvalidArgument:
+        return None
 
 
 def _crash_failure(
@@ -235,8 +259,6 @@ def _crash_failure(
 ) -> Finding:
     """A crash as a failing case: an AssertionError, so that Hypothesis shrinks
     it and callers count it as a finding rather than a harness bug."""
-    from hypothesis.control import current_build_context
-
     error = crash.error
     kind = type(error).__name__
     if recorder is not None:  # a summary's worst case then names the crash
@@ -246,12 +268,13 @@ def _crash_failure(
         f"{prop}: {crash.implementation} crashed ({kind}) on: {case.describe()}",
         f"  {_first_line(error)}",
     ]
-    context = current_build_context()
-    if context.is_final:
+    context = _build_context()
+    path = None
+    if context is None or context.is_final:
         path = write_dump(prop, impl_name, case, [], other=other, context=context,
                           campaign=campaign, crash=error)
         lines += _dump_lines(path)
-    return Finding("\n".join(lines), ["crash"])
+    return Finding("\n".join(lines), ["crash"], path)
 
 
 def _dump_lines(path: Path) -> list[str]:

@@ -1,0 +1,394 @@
+"""A campaign's worker process: it runs the code under test, so that nothing
+that code does (hang, crash, exit) can stop the campaign.
+
+The campaign (``campaign.py``) sends a worker *visits*: run this round
+(implementation, dtype, property) with this seed until this time, with at
+least this many distinct cases.  The worker runs one Hypothesis run per
+visit (several on a GPU, see below), skips cases the round has already
+checked (in any worker), and tells the campaign about every call before it
+starts (``start``, with the case) and after it ends (``case``): a call that
+never ends, or a process that dies inside one, is then a finding with its
+case.  Messages are tuples ``(kind, payload)`` over a ``multiprocessing``
+connection.
+
+On a GPU a visit alternates two Hypothesis runs: *explore* draws from the
+round's whole case space; *reuse* draws cases near those that already ran in
+this process (``reuse.near``), whose kernels are compiled.  Exploring gets
+``EXPLORE_SHARE`` of the visit's time, measured as it goes.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# The share of a visit's time spent on cases drawn from the whole space (each
+# new specialisation compiles); the rest checks cases among compiled ones.
+EXPLORE_SHARE = 0.3
+
+
+class _Over(BaseException):
+    """Ends a Hypothesis run from inside its test: not an ``Exception``, so
+    Hypothesis neither reports nor shrinks it."""
+
+
+@dataclass
+class Visit:
+    round: tuple[str, str, str]
+    seed: int
+    until: float  # time.time() past which the visit ends, once it has min_cases
+    deadline: float  # time.time() past which it ends whatever it has (the campaign's end)
+    min_cases: int
+    max_cases: int | None  # --examples: exactly this many generated cases
+    seen: set[str] = field(default_factory=set)
+    campaign: dict = field(default_factory=dict)  # harness.Campaign's fields
+
+
+def signature(case) -> str:
+    """A case's identity: two draws of the same signature check the same thing."""
+    return repr(case)
+
+
+def shape_class(case) -> str:
+    """A case without its values' seed: what it tests, whatever the numbers."""
+    from dataclasses import replace
+
+    return repr(replace(case, values=replace(case.values, seed=0)))
+
+
+class Worker:
+    def __init__(self, conn, database: str | None, reuse: bool) -> None:
+        from attnfuzz.properties.run import database as db
+        from attnfuzz.properties.run.reuse import Specialisations
+
+        self.conn = conn
+        self.db = db.open_database(database)
+        self.reuse = reuse
+        self.compiled = Specialisations()
+        if reuse:
+            self.compiled.install()
+        self.warm: dict[tuple, list] = {}  # per round: passing cases whose kernels are compiled
+        self.cancel = False
+
+    def send(self, kind: str, payload: object = None) -> None:
+        self.conn.send((kind, payload))
+
+    def serve(self) -> None:
+        while True:
+            try:
+                kind, payload = self.conn.recv()
+            except (EOFError, OSError):
+                return
+            if kind == "stop":
+                return
+            if kind == "cancel":  # for a visit that has ended already
+                continue
+            try:
+                if kind == "visit":
+                    self.visit(Visit(**payload))
+                elif kind == "dump":
+                    self.send("dumped", str(_write_fault_dump(**payload)))
+            except Exception:
+                self.send("error", traceback.format_exc())
+            from attnfuzz.properties.checks import stateful
+            from attnfuzz.properties.run import harness
+
+            lost = harness.lost_context() or stateful.lost_context()
+            if lost:
+                # No kernel can run in this process any more: a new worker takes over.
+                self.send("lost", lost)
+                return
+            self.send("idle")
+
+    # --- one visit ---------------------------------------------------------------------
+
+    def visit(self, v: Visit) -> None:
+        from attnfuzz.properties import checks
+
+        impl, dtype, prop = v.round
+        if checks.get(prop).sequences is not None:
+            self._sequences(v)
+            return
+        stats = {"generated": 0, "exhausted": False}
+        self.cancel = False
+        if self._replay_saved(v):
+            self.send("visit_end", stats)
+            return
+        explore_time = reuse_time = 0.0
+        mode = "explore"
+        run = 0
+        while True:
+            pool = self.warm.setdefault(v.round, [])  # grows as explored cases pass
+            t0 = time.monotonic()
+
+            def switch(mode=mode, explore=explore_time, reused=reuse_time, t0=t0, pool=pool):
+                return _switch(mode, explore, reused, t0, pool, self.reuse)
+
+            outcome = self._run(v, mode, list(pool), run, stats, switch)
+            spent = time.monotonic() - t0
+            if mode == "explore":
+                explore_time += spent
+            else:
+                reuse_time += spent
+            run += 1
+            if outcome != "switch":
+                stats["exhausted"] = outcome == "exhausted" and mode == "explore"
+                break
+            mode = "reuse" if mode == "explore" else "explore"
+        self.send("visit_end", stats)
+
+    def _replay_saved(self, v: Visit) -> bool:
+        """Check the cases saved for this round first; True if one still fails."""
+        from attnfuzz.properties.model.cases import from_json
+        from attnfuzz.properties.run import database as db
+
+        for record in db.saved_cases(self.db, v.round):
+            try:
+                case = from_json(record)
+            except (KeyError, TypeError, ValueError):
+                continue
+            try:
+                self._check(v, case, "saved", counted=True)
+            except AssertionError as exc:
+                self._report(v, exc, case, replayed=True)
+                return True
+            db.forget_case(self.db, v.round, record)
+            v.seen.add(signature(case))
+        return False
+
+    def _run(self, v: Visit, mode: str, pool: list, run: int, stats: dict,
+             switch: Callable[[], bool]) -> str:
+        """One Hypothesis run; 'over' (time or cases), 'switch' (to the other mode),
+        'exhausted' (Hypothesis ran out of cases), or 'failed'."""
+        from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+        from hypothesis import seed as hseed
+
+        from attnfuzz.properties import checks, implementations
+        from attnfuzz.properties.run import harness, reuse
+
+        impl_name, dtype, prop = v.round
+        impl = implementations.get(impl_name)
+        if mode == "explore":
+            cases = checks.get(prop).cases(impl, dtype)
+        else:
+            limit = checks.get(prop).max_len
+            if impl.support.max_seq is not None:
+                limit = min(limit, impl.support.max_seq)
+            cases = reuse.near(pool, limit)
+        failing: list = []
+
+        @hseed(v.seed + 7919 * run)
+        @settings(
+            max_examples=v.max_cases * 20 if v.max_cases else 10**9, deadline=None,
+            database=None, derandomize=False, phases=(Phase.generate, Phase.target, Phase.shrink),
+            suppress_health_check=list(HealthCheck), print_blob=False,
+            report_multiple_bugs=False, verbosity=Verbosity.quiet,
+        )
+        @given(cases)
+        def fuzz(case):
+            if not failing:
+                if self._cancelled() or _over(v, stats["generated"]):
+                    raise _Over("over")
+                if switch():
+                    raise _Over("switch")
+            sig = signature(case)
+            if sig in v.seen and not failing:
+                return  # checked already (here or in another worker): not run, not counted
+            try:
+                self._check(v, case, mode, counted=not failing)
+            except AssertionError:
+                failing.append(case)
+                raise
+            if not failing:
+                v.seen.add(sig)
+                stats["generated"] += 1
+                if mode == "explore" and self.reuse:
+                    self.warm.setdefault(v.round, []).append(case)
+
+        try:
+            fuzz()
+        except _Over as over:
+            return str(over.args[0])
+        except Exception as exc:
+            found = harness.failures_of(exc)
+            if found is None:
+                raise
+            if harness.lost_context():
+                # After a fault every call fails to run: only the fault, dumped, is a finding.
+                found = [f for f in found if getattr(f, "dump", None)] or found[:1]
+            for failure in found:
+                self._report(v, failure, failing[-1] if failing else None)
+            return "failed"
+        return "exhausted" if not _over(v, stats["generated"]) else "over"
+
+    def _cancelled(self) -> bool:
+        """Whether the campaign has called this visit off (another worker found its bug)."""
+        if self.conn.poll():
+            kind, _ = self.conn.recv()
+            if kind == "cancel":
+                self.cancel = True
+        return self.cancel
+
+    def _check(self, v: Visit, case, mode: str, *, counted: bool) -> None:
+        """Check one case, telling the campaign before and after; ``counted``:
+        a generated case (not a shrink step or the final replay)."""
+        from attnfuzz.properties.model.cases import to_json
+        from attnfuzz.properties.run import harness
+
+        impl_name, dtype, prop = v.round
+        campaign = harness.Campaign(**v.campaign)
+        self.send("start", {"case": to_json(case), "mode": mode})
+        before = self.compiled.count
+        recorder = harness.Recorder(impl_name, dtype)
+        t0 = time.monotonic()
+        outcome = {"signature": signature(case), "shape": shape_class(case), "mode": mode,
+                   "labels": case.labels(), "description": case.describe(),
+                   "layouts": sorted({lay.name for lay in case.layouts().values()}),
+                   "family": case.values.family, "counted": counted}
+        try:
+            harness.check(prop, impl_name, case, recorder=recorder, campaign=campaign)
+            outcome["passed"] = True
+        except AssertionError:
+            outcome["passed"] = False
+            raise
+        finally:
+            outcome.update(seconds=time.monotonic() - t0, compiles=self.compiled.count - before,
+                           ratio=recorder.worst, check=recorder.check)
+            self.send("case", outcome)
+
+    def _report(self, v: Visit, failure: BaseException, case, replayed: bool = False) -> None:
+        from attnfuzz.properties.model.cases import to_json
+        from attnfuzz.properties.run import database as db
+
+        dump = getattr(failure, "dump", None)
+        if dump is not None and case is not None and not replayed:
+            db.save_case(self.db, v.round, to_json(case))
+        self.send("finding", {
+            "kinds": list(getattr(failure, "kinds", None) or ["wrong"]),
+            "message": str(failure),
+            "dump": str(dump) if dump is not None else None,
+            "replayed": replayed,
+        })
+
+    def _sequences(self, v: Visit) -> None:
+        """A property of call sequences runs its own state machine: ``examples``
+        calls' worth of sequences, its failure dumped as ``sequence.json``."""
+        from attnfuzz.properties import checks
+        from attnfuzz.properties.run import harness
+
+        impl, dtype, prop = v.round
+        examples = v.max_cases or v.min_cases
+        self.send("start", {"case": None, "mode": "sequence"})
+        t0 = time.monotonic()
+        try:
+            checks.get(prop).sequences(impl, dtype, examples, v.seed)
+        except Exception as exc:
+            failures = harness.failures_of(exc)
+            if failures is None:
+                raise
+            failure = failures[0]
+            self.send("finding", {
+                "kinds": list(getattr(failure, "kinds", None) or ["wrong"]),
+                "message": getattr(failure, "message", None) or str(failure),
+                "dump": str(failure.dump) if getattr(failure, "dump", None) else None,
+                "replayed": False,
+            })
+        finally:
+            self.send("case", {"signature": None, "shape": None, "mode": "sequence",
+                               "labels": [], "layouts": [], "family": None, "calls": examples,
+                               "seconds": time.monotonic() - t0, "compiles": 0, "ratio": 0.0,
+                               "check": "", "passed": True, "description": ""})
+        self.send("visit_end", {"generated": examples, "exhausted": False})
+
+
+def _over(v: Visit, generated: int) -> bool:
+    if v.max_cases is not None:
+        return generated >= v.max_cases
+    now = time.time()
+    return now >= v.deadline or (now >= v.until and generated >= v.min_cases)
+
+
+def _switch(mode: str, explore: float, reuse: float, start: float, pool: list,
+            enabled: bool) -> bool:
+    """Whether a visit turns to its other kind of draw: exploring keeps
+    ``EXPLORE_SHARE`` of the visit's time, and reuse needs cases that ran."""
+    if not enabled:
+        return False
+    spent = time.monotonic() - start
+    if mode == "explore":
+        explore += spent
+    else:
+        reuse += spent
+    total = explore + reuse
+    if mode == "explore":
+        return bool(pool) and explore > EXPLORE_SHARE * total
+    return explore < EXPLORE_SHARE * total
+
+
+def _write_fault_dump(prop: str, implementation: str, case: dict, error: str,
+                      campaign: dict) -> object:
+    """Dump a case that hung or killed its worker (that worker cannot)."""
+    from attnfuzz.properties.model.cases import from_json
+    from attnfuzz.properties.run import harness
+
+    return harness.write_dump(prop, implementation, from_json(case), [],
+                              campaign=harness.Campaign(**campaign),
+                              crash=harness.CampaignFault(error))
+
+
+def prepare() -> None:
+    """Import what a first call would, outside any call's time limit: the
+    execution check's determinism switch imports torch's compiler stack (two
+    seconds on first use).  The campaign calls it before forking its workers too."""
+    import torch
+
+    from attnfuzz.properties.run import load_package
+
+    load_package()  # as the command did: the same pool of constants, the same draws
+    torch.use_deterministic_algorithms(
+        torch.are_deterministic_algorithms_enabled(),
+        warn_only=torch.is_deterministic_algorithms_warn_only_enabled())
+
+
+def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
+         log: str) -> None:
+    """A worker's life: its output to ``log`` (the campaign owns the terminal),
+    Ctrl-C left to the campaign, then visits until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import torch
+
+    from attnfuzz.properties.run import hypothesis_internals
+
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        # One thread a worker, one worker a core.  A forked child must not
+        # enter OpenMP at all if its parent had a thread pool: libgomp's pool
+        # does not survive fork, and the child's first parallel region hangs.
+        torch.set_num_threads(1)
+
+    prepare()
+    if shrink_seconds is not None:
+        hypothesis_internals.bound_shrinking(shrink_seconds)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    sys.stdout = os.fdopen(os.dup(1), "w", buffering=1)
+    sys.stderr = os.fdopen(os.dup(2), "w", buffering=1)
+    # A fatal signal's Python stack goes to the log too, not to the terminal
+    # a parent's fault handler (pytest's, say) had opened.
+    faulthandler.enable(file=sys.stderr)
+    try:
+        Worker(conn, database, reuse).serve()
+    except Exception:
+        conn.send(("error", traceback.format_exc()))
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        conn.close()

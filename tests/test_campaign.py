@@ -1,0 +1,231 @@
+"""The campaign cannot be stopped by the code under test, and shares its findings.
+
+Each test runs ``attnfuzz run`` on a fake ``matmul`` that misbehaves (hangs,
+segfaults, exits) and asserts a dumped finding and the summary within twice
+the budget.  Fakes are registered in this process; on the interpreter the
+campaign forks its workers, which inherit them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import math
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from attnfuzz.properties import implementations
+from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.model.cases import from_json
+from attnfuzz.properties.run import cli
+
+BUDGET = 6.0
+
+
+def _right(a, b, out, scale=1.0, **kw):
+    # Exact then rounded once: milliseconds a case, where the interpreted kernel
+    # takes seconds on the largest, which a one-second call limit would call hangs.
+    exact = torch.matmul(a.double(), b.double()) * scale
+    if out is None:
+        return {"out": exact.to(a.dtype)}
+    out.copy_(exact)
+    return {"out": out}
+
+
+def _hangs_past_m(a, b, out, **kw):
+    if a.shape[-2] > 20:
+        time.sleep(3600)
+    return _right(a, b, out, **kw)
+
+
+def _segfaults(a, b, out, **kw):
+    ctypes.string_at(0)  # reads address 0: SIGSEGV
+
+
+def _exits(a, b, out, **kw):
+    os._exit(3)
+
+
+def _sys_exits(a, b, out, **kw):
+    sys.exit(3)
+
+
+def _wrong_past_m(a, b, out, **kw):
+    res = _right(a, b, out, **kw)
+    if a.shape[-2] > 20:
+        res["out"].add_(1.0)
+    return res
+
+
+FAKES = {
+    "right_for_tests": _right,
+    "hang_for_tests": _hangs_past_m,
+    "segv_for_tests": _segfaults,
+    "exit_for_tests": _exits,
+    "sysexit_for_tests": _sys_exits,
+    "wrong_past_m_for_tests": _wrong_past_m,
+}
+
+
+@pytest.fixture
+def fakes(monkeypatch):
+    for name, fn in FAKES.items():
+        monkeypatch.setitem(implementations._REGISTRY, name,
+                            Implementation(name, "matmul", fn, description="misbehaves"))
+
+
+def campaign(capsys, *argv: str) -> tuple[int, str, str, float]:
+    t0 = time.monotonic()
+    try:
+        code = cli.main(["run", *argv])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err, time.monotonic() - t0
+
+
+def dumps(out: str) -> list[Path]:
+    return [Path(ln[len("dump: "):ln.index("  (attnfuzz replay ")])
+            for ln in out.splitlines() if ln.startswith("dump: ")]
+
+
+@pytest.mark.parametrize(("impl", "kind", "fragment"), [
+    ("hang_for_tests", "hang", "ran past the 1 s time limit"),
+    ("segv_for_tests", "crash", "signal 11"),
+    ("exit_for_tests", "crash", "exit code 3"),
+    ("sysexit_for_tests", "crash", "SystemExit"),
+])
+def test_what_the_code_under_test_does_is_a_dumped_finding(
+    capsys, tmp_path, fakes, impl, kind, fragment
+):
+    code, out, err, took = campaign(
+        capsys, "--impl", f"{impl},right_for_tests", "--dtype", "float32", "--property", "oracle",
+        "--seconds", str(BUDGET), "--case-timeout", "1", "--seed", "3", "--jobs", "2",
+        "--dump-dir", str(tmp_path / "dumps"), "--database", "none")
+    assert code == 1, out + err
+    assert took < 2 * BUDGET, (took, out, err)
+    assert "Traceback" not in out + err
+    assert fragment in err, err
+    row = next(ln for ln in out.splitlines() if ln.startswith(impl))
+    assert row.split()[3] == "1", row  # one finding
+    assert f"1 {kind} (" in out, out
+    (dump,) = dumps(out)
+    record = json.loads((dump / "case.json").read_text())
+    assert record["implementation"] == impl and record["property"] == "oracle"
+    assert (dump / "inputs.pt").is_file()
+    # The other implementation ran on in its own worker.
+    right = next(ln for ln in out.splitlines() if ln.startswith("right_for_tests "))
+    assert int(right.split()[2]) >= 5, out
+
+
+def test_a_dump_dir_that_is_a_file_is_one_line(capsys, tmp_path):
+    path = tmp_path / "file"
+    path.write_text("x")
+    code, out, err, _ = campaign(capsys, "--impl", "matmul", "--dtype", "float32",
+                                 "--examples", "1", "--dump-dir", str(path))
+    assert code == 2
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "--dump-dir" in lines[0] and "not a directory" in lines[0], err
+    assert path.read_text() == "x"
+
+
+def test_ctrl_c_prints_the_summary_and_the_dumps_and_exits_130(tmp_path):
+    """A user's module (the process is new: fakes of this one are not there)."""
+    (tmp_path / "mine.py").write_text(
+        "import math, time\n"
+        "import torch\n"
+        "def nan(q, k, v, causal=False, scale=None, **kw):\n"
+        "    return torch.full(q.shape[:-1] + v.shape[-1:], math.nan, dtype=q.dtype)\n"
+        "def slow(q, k, v, causal=False, scale=None, **kw):\n"
+        "    time.sleep(3600)\n"
+    )
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "attnfuzz", "run", "--impl", "mine.py:nan,mine.py:slow",
+         "--dtype", "float32", "--property", "oracle", "--seconds", "300", "--jobs", "2",
+         "--dump-dir", "dumps", "--database", "none", "--seed", "1"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any((tmp_path / "dumps").glob("*/inputs.pt")):
+            time.sleep(0.2)
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in out + err, out + err
+    assert "interrupted" in out and "failing implementation/dtype pair" in out, out
+    assert len(dumps(out)) == 1, out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def redis_url(tmp_path):
+    server = shutil.which("redis-server")
+    if server is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI installs redis-server (.ci/run); it is missing")
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    pytest.importorskip("redis")
+    port = _free_port()
+    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    import redis
+
+    client = redis.Redis(port=port)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_failure_found_by_one_campaign_is_replayed_first_by_another(
+    capsys, tmp_path, fakes, monkeypatch, redis_url
+):
+    """Two campaigns in separate folders, as on two hosts, share a Redis server:
+    the second's first case is the first's shrunk failure (its own draws would
+    begin with Hypothesis' smallest case, which passes: M <= 20)."""
+    runs = []
+    for n, seed in enumerate((11, 12)):
+        here = tmp_path / f"host{n}"
+        here.mkdir()
+        monkeypatch.chdir(here)
+        monkeypatch.setenv("ATTNFUZZ_TRACE", str(here / "trace"))
+        code, out, err, _ = campaign(
+            capsys, "--impl", "wrong_past_m_for_tests", "--dtype", "float32", "--property",
+            "oracle", "--examples", "30", "--seed", str(seed), "--jobs", "1",
+            "--database", redis_url, "--dump-dir", str(here / "dumps"))
+        assert code == 1, out + err
+        (dump,) = dumps(out)
+        first = (here / "trace").read_text().splitlines()[0].split("\t")[-1]
+        runs.append((json.loads((dump / "case.json").read_text()), first))
+    (found, _), (_, second_first) = runs
+    assert second_first == repr(from_json(found["case"]))
+    assert not math.isnan(found["hypothesis_seed"])
