@@ -120,6 +120,8 @@ class Stages:
         self.seconds: dict[str, float] = dict.fromkeys(STAGES, 0.0)
         self.calls: Counter[str] = Counter()
         self.start = self.last = self.clock()
+        self.cpu_start = time.process_time()
+        self.cpu = 0.0
 
     def push(self, stage: str) -> int:
         now = self.clock()
@@ -136,8 +138,10 @@ class Stages:
         del self.stack[depth:]
 
     def stop(self) -> float:
-        """Charge the time up to now; return the wall time since the start."""
+        """Charge the time up to now; return the wall time since the start (and
+        keep this process's CPU time since then in ``cpu``)."""
         self.pop(len(self.stack))
+        self.cpu = time.process_time() - self.cpu_start
         return self.last - self.start
 
 
@@ -373,6 +377,11 @@ def profile(
     return {
         "implementation": impl, "property": prop, "dtype": dtype,
         "seconds": seconds, "seed": seed, "rounds": rounds, "wall_s": wall,
+        # On a shared machine the wall time includes waiting for a core: the
+        # CPU time says how much of one the profile got.
+        "cpu_s": stages.cpu,
+        "cases_per_cpu_s": len(ran) / stages.cpu if stages.cpu > 0 else None,
+        "distinct_per_cpu_s": len(distinct) / stages.cpu if seen and stages.cpu > 0 else None,
         "cases": len(ran), "distinct": len(distinct) if seen or not ran else None,
         "shape_classes": len(shapes) if seen or not ran else None,
         "distinct_per_s": len(distinct) / wall if seen and wall > 0 else None,
@@ -438,6 +447,7 @@ def _round(
 def _restart(stages: Stages) -> Stages:
     """Start the clock after the wrapping (installing them is not the profile)."""
     stages.start = stages.last = stages.clock()
+    stages.cpu_start = time.process_time()
     stages.seconds = dict.fromkeys(STAGES, 0.0)
     stages.calls.clear()
     return stages
@@ -458,6 +468,16 @@ def parse_summary(stdout: str) -> dict[str, Any] | None:
             found = {"line": line.strip(), "cases": int(m.group(1)),
                      "distinct": bool(m.group(2)), "seconds": float(m.group(3))}
     return found
+
+
+def _children_cpu() -> float | None:
+    """User and system seconds of this process's finished children (None off Unix)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _cache_entries(cache: Path) -> int:
@@ -486,13 +506,16 @@ def run_campaign(argv: list[str], env: dict[str, str], cache: Path, workdir: Pat
     # The same source as this script's, even from an uninstalled checkout.
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
     before = _cache_entries(cache)
+    cpu0 = _children_cpu()
     print(f"[e2e] {label}: {shlex.join(argv[1:])}", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     done = subprocess.run(argv, env=env, cwd=workdir, capture_output=True, text=True)
     wall = time.perf_counter() - t0
+    cpu = None if cpu0 is None else _children_cpu() - cpu0  # type: ignore[operator]
     summary = parse_summary(done.stdout)
     record: dict[str, Any] = {
         "label": label, "argv": argv[1:], "returncode": done.returncode, "wall_s": wall,
+        "cpu_s": cpu,  # the process's, start included
         "new_cache_entries": _cache_entries(cache) - before, "summary": summary,
     }
     if summary is None:
@@ -506,6 +529,7 @@ def run_campaign(argv: list[str], env: dict[str, str], cache: Path, workdir: Pat
     record["cases"] = summary["cases"]
     record["cases_per_s"] = summary["cases"] / secs
     record["cases_per_wall_s"] = summary["cases"] / wall if wall > 0 else None
+    record["cases_per_cpu_s"] = summary["cases"] / cpu if cpu else None
     return record
 
 
@@ -556,17 +580,25 @@ def _num(x: float | int | None, fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
+def _share(part: float | None, whole: float | None) -> float | None:
+    return None if part is None or not whole else 100 * part / whole
+
+
 def table(profiles: list[dict], runs: list[dict]) -> str:
     """One row per profile and per end-to-end run; stage shares in % of the wall time."""
-    head = (f"{'run':<34}{'cases':>7}{'distinct':>9}{'shapes':>7}{'cases/s':>9}"
-            f"{'comp/case':>10} " + "".join(f"{SHORT[s]:>6}" for s in STAGES))
+    head = (f"{'run':<40}{'cases':>6}{'distinct':>9}{'shapes':>7}{'cases/s':>8}"
+            f"{'/cpu-s':>7}{'cpu%':>5}{'comp/case':>10} "
+            + "".join(f"{SHORT[s]:>6}" for s in STAGES))
     lines = [head, "-" * len(head)]
     for p in profiles:
         name = f"profile {p['implementation']}/{p['property']}/{p['dtype']}"
-        rate = p["distinct_per_s"] if p["distinct_per_s"] is not None else p["cases_per_s"]
+        distinct = p["distinct"] is not None
+        rate = p["distinct_per_s"] if distinct else p["cases_per_s"]
+        per_cpu = p["distinct_per_cpu_s"] if distinct else p["cases_per_cpu_s"]
         lines.append(
-            f"{name:<34}{p['cases']:>7}{_num(p['distinct'], 'd'):>9}"
-            f"{_num(p['shape_classes'], 'd'):>7}{_num(rate, '.2f'):>9}"
+            f"{name:<40}{p['cases']:>6}{_num(p['distinct'], 'd'):>9}"
+            f"{_num(p['shape_classes'], 'd'):>7}{_num(rate, '.2f'):>8}{_num(per_cpu, '.2f'):>7}"
+            f"{_num(_share(p['cpu_s'], p['wall_s']), '.0f'):>5}"
             f"{_num(p['compiles_per_case'], '.2f'):>10} "
             + "".join(f"{100 * p['stage_share'][s]:>6.1f}" for s in STAGES)
             + ("  FAILED" if p["failures"] else ""))
@@ -577,8 +609,11 @@ def table(profiles: list[dict], runs: list[dict]) -> str:
         distinct = r.get("cases") if s.get("distinct") else None
         per_case = (r["new_cache_entries"] / r["cases"]
                     if r.get("cache") == "cold" and r.get("cases") else None)
-        lines.append(f"{name:<34}{_num(cases, 'd'):>7}{_num(distinct, 'd'):>9}{'-':>7}"
-                     f"{_num(r.get('cases_per_s'), '.2f'):>9}{_num(per_case, '.2f'):>10}"
+        lines.append(f"{name:<40}{_num(cases, 'd'):>6}{_num(distinct, 'd'):>9}{'-':>7}"
+                     f"{_num(r.get('cases_per_s'), '.2f'):>8}"
+                     f"{_num(r.get('cases_per_cpu_s'), '.2f'):>7}"
+                     f"{_num(_share(r.get('cpu_s'), r['wall_s']), '.0f'):>5}"
+                     f"{_num(per_case, '.2f'):>10}"
                      + ("" if r.get("returncode") == 0 else f"   exit {r.get('returncode')}"))
     return "\n".join(lines)
 
@@ -605,6 +640,8 @@ def environment() -> dict[str, Any]:
         "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
         "commit": git("rev-parse", "HEAD"), "dirty": bool(status) if status is not None else None,
         "wrap_cost_s_per_call": wrap_cost(),
+        # Other processes' load: on a shared machine the wall-clock rates are low by it.
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
     }
 
 
@@ -711,12 +748,20 @@ def main(argv: list[str] | None = None) -> int:
             shlex.split(args.campaign_args), env, dtypes[0])
     print()
     print(table(record["profiles"], record["end_to_end"]))
+    record["load_average_after"] = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print("\ncases/s: distinct cases a second (profile), the campaign's cases a second, "
+          "repeats included (e2e);\n/cpu-s: the same per CPU second; cpu%: CPU time over "
+          "wall time; the stages: % of the wall time")
     over = [p["wrap_overhead_s_estimate"] / p["wall_s"] for p in record["profiles"]
             if p["wall_s"] > 0]
     if over:
         cost = record["environment"]["wrap_cost_s_per_call"]
-        print(f"\nstage shares in % of wall time; the profiling's own cost is at most "
-              f"{100 * max(over):.1f}% of it (timed calls x {1e9 * cost:.0f} ns)")
+        print(f"the profiling's own cost: at most {100 * max(over):.1f}% of a profile "
+              f"(timed calls x {1e9 * cost:.0f} ns)")
+    load = (record["environment"]["load_average"], record["load_average_after"])
+    if all(load):
+        print(f"load average (1 min) {load[0][0]:.1f} before, {load[1][0]:.1f} after, "
+              f"on {os.cpu_count()} CPUs")
     for p in record["profiles"]:
         for f in p["failures"]:
             print(f"profile {p['implementation']}/{p['property']}/{p['dtype']} failed: {f}")
