@@ -667,9 +667,9 @@ def build_parser() -> argparse.ArgumentParser:
                    default=os.environ.get("ATTNFUZZ_BACKEND", "auto"),
                    help="where kernels run, as attnfuzz --backend (passed to the campaigns); "
                    "default %(default)s")
-    p.add_argument("--impl", type=_csv, default=["flash", "naive", "matmul", "softmax"],
+    p.add_argument("--impl", type=_csv, default="flash,naive,matmul,softmax",
                    help="profile: comma-separated implementations (default %(default)s)")
-    p.add_argument("--property", type=_csv, default=["oracle"],
+    p.add_argument("--property", type=_csv, default="oracle",
                    help="profile: comma-separated properties (default %(default)s)")
     p.add_argument("--dtype", type=_csv, default=None,
                    help="profile: comma-separated dtypes (default float16 on a GPU, float32 on "
