@@ -1,0 +1,776 @@
+"""The harness's own benchmark: how many cases a campaign runs, and where its time goes.
+
+The kernels' speed is measured elsewhere (``bench_attention.py``); this is the
+speed of the fuzzing around them, which bounds how much of the case space a
+campaign of a given length explores.  Two parts:
+
+1. **Stage profile, in process.**  For each (implementation, property, dtype)
+   it runs Hypothesis rounds the way ``attnfuzz run`` does (one example,
+   then rounds of five, seed + round, ``database=None``, ``harness.check``
+   inside ``@given``) for ``--seconds``, and splits the wall time into
+   stages: Hypothesis' drawing and bookkeeping, building the inputs in their
+   layouts, Triton compiles, the implementation call, the interpreter's
+   access check inside it, the memory-safety checks around it, the oracle's
+   exact values, their bounds, the comparison, and the rest (the harness's
+   glue).  The package is not edited: the functions in ``WRAPPED`` are
+   replaced at their module attributes for the duration of a profile and
+   restored afterwards.  It counts cases, distinct cases (by ``repr``),
+   distinct shape classes (a case with its value seed removed) and compiles.
+2. **End to end.**  ``python -m attnfuzz run`` as a subprocess, for the
+   default campaign and for flash alone (oracle, float16 on a GPU, float32
+   on the interpreter), with a Triton cache that is cold (a fresh empty
+   ``TRITON_CACHE_DIR``) or warm (the same directory after one identical
+   run); its final summary line gives cases a second.
+
+    python benchmarks/bench_harness.py                                # both parts
+    python benchmarks/bench_harness.py --part profile --impl flash,naive --seconds 30
+    python benchmarks/bench_harness.py --part e2e --cache both --campaign-args "--jobs 4"
+    python benchmarks/bench_harness.py --json /tmp/records/bench-harness.json
+
+The table goes to stdout, progress to stderr; ``--json FILE`` keeps every
+number.  Nothing is written into the source tree: dumps of failing cases
+and the Triton caches of the end-to-end runs live in temporary directories.
+Randomness comes only from the Hypothesis seed (``--seed``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import functools
+import importlib
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# --- stages ------------------------------------------------------------------------------
+
+# In the order the table prints them.  "hypothesis" is the base of a round
+# (everything outside the test body: drawing, the engine, building the
+# @given test each round, as the campaign does); "rest" is the base inside
+# the body (the harness's glue: labels, the recorder, verdict bookkeeping).
+STAGES = ("hypothesis", "build", "compile", "impl", "access", "safety",
+          "oracle", "bounds", "compare", "rest")
+SHORT = {"hypothesis": "hyp", "build": "build", "compile": "comp", "impl": "impl",
+         "access": "acc", "safety": "safe", "oracle": "orcl", "bounds": "bnds",
+         "compare": "cmp", "rest": "rest"}
+
+# (module, attribute, stage, how): the one table of what is timed.  ``how`` is
+# "call" (the call is the stage) or "run" (the function returns an
+# Implementation, whose ``run`` is the stage: the registry's ``get`` is the one
+# place every implementation, attnfuzz's or a library's, passes through).
+# A plain function is replaced wherever attnfuzz's modules bind it, since
+# ``from m import f`` copies the binding: patching ``cases.build`` alone would
+# miss ``oracle.build``.  A dotted attribute (a method) is replaced on its class.
+WRAPPED: tuple[tuple[str, str, str, str], ...] = (
+    ("attnfuzz.properties.model.cases", "build", "build", "call"),
+    ("attnfuzz.properties.implementations", "get", "impl", "run"),
+    # The interpreter's per-load/store check (nested in the implementation call).
+    ("attnfuzz.properties.checks.accesses", "_Watch.outside", "access", "call"),
+    # Poisoned outputs, guard regions, input snapshots around the call: their
+    # own time, once the call and any build inside are taken out.
+    ("attnfuzz.properties.checks.execution", "execute", "safety", "call"),
+    ("attnfuzz.properties.checks.execution", "execute_backward", "safety", "call"),
+    ("attnfuzz.reference.oracle", "attention_parts", "oracle", "call"),
+    ("attnfuzz.reference.oracle", "attention", "oracle", "call"),
+    ("attnfuzz.reference.oracle", "matmul", "oracle", "call"),
+    ("attnfuzz.reference.oracle", "softmax", "oracle", "call"),
+    # The mask; the softmax check computes it for its bound, outside the bound's call.
+    ("attnfuzz.reference.oracle", "visible", "oracle", "call"),
+    ("attnfuzz.reference.gradients", "attention_grads", "oracle", "call"),
+    ("attnfuzz.reference.bounds", "attention_bounds", "bounds", "call"),
+    ("attnfuzz.reference.bounds", "matmul_bound", "bounds", "call"),
+    ("attnfuzz.reference.bounds", "softmax_bound", "bounds", "call"),
+    ("attnfuzz.reference.gradient_bounds", "attention_grad_bounds", "bounds", "call"),
+    ("attnfuzz.reference.verdict", "compare", "compare", "call"),
+    # Called inside the body by harness.check, but Hypothesis' work; harness
+    # imports them from ``hypothesis`` at each call, so the attribute is enough.
+    ("hypothesis", "event", "hypothesis", "call"),
+    ("hypothesis", "target", "hypothesis", "call"),
+)
+
+
+class Stages:
+    """Exclusive time per stage, from a stack of the stages entered.
+
+    Every interval between two clock readings is charged to the stage on top
+    of the stack, so a stage's time excludes the stages nested in it and the
+    stages add up to the wall time exactly.  ``push`` returns the depth to
+    ``pop`` back to, so a stage left without its exit (a compile that raised
+    between Triton's two hooks) is closed by the stage around it.
+    """
+
+    def __init__(self, base: str = "hypothesis") -> None:
+        self.clock = time.perf_counter
+        self.stack = [base]
+        self.seconds: dict[str, float] = dict.fromkeys(STAGES, 0.0)
+        self.calls: Counter[str] = Counter()
+        self.start = self.last = self.clock()
+        self.cpu_start = time.process_time()
+        self.cpu = 0.0
+
+    def push(self, stage: str) -> int:
+        now = self.clock()
+        self.seconds[self.stack[-1]] += now - self.last
+        self.last = now
+        self.stack.append(stage)
+        self.calls[stage] += 1
+        return len(self.stack) - 1
+
+    def pop(self, depth: int) -> None:
+        now = self.clock()
+        self.seconds[self.stack[-1]] += now - self.last
+        self.last = now
+        del self.stack[depth:]
+
+    def stop(self) -> float:
+        """Charge the time up to now; return the wall time since the start (and
+        keep this process's CPU time since then in ``cpu``)."""
+        self.pop(len(self.stack))
+        self.cpu = time.process_time() - self.cpu_start
+        return self.last - self.start
+
+
+def _timed(fn: Callable, stage: str, stages: Stages, after: Callable[[], Any] | None = None):
+    # Two clock readings and a list operation per call: a fraction of a
+    # microsecond, against the interpreter's tens of microseconds per access.
+    push, pop = stages.push, stages.pop
+
+    @functools.wraps(fn)
+    def timed(*args, **kwargs):
+        depth = push(stage)
+        try:
+            result = fn(*args, **kwargs)
+            if after is not None:
+                after()
+            return result
+        finally:
+            pop(depth)
+
+    return timed
+
+
+def _runs_timed(get: Callable, stages: Stages, after: Callable[[], Any] | None):
+    """``get`` whose Implementations' ``run`` is timed (one copy per implementation)."""
+    memo: dict[int, tuple[Any, Any]] = {}
+
+    @functools.wraps(get)
+    def timed_get(*args, **kwargs):
+        impl = get(*args, **kwargs)
+        hit = memo.get(id(impl))
+        if hit is None or hit[0] is not impl:
+            hit = (impl, dataclasses.replace(impl, run=_timed(impl.run, "impl", stages, after)))
+            memo[id(impl)] = hit
+        return hit[1]
+
+    return timed_get
+
+
+def _resolve(module: str, attribute: str) -> tuple[object, str, Any]:
+    """(owner, name, value) of a possibly dotted attribute of a module."""
+    owner: object = importlib.import_module(module)
+    *path, name = attribute.split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    return owner, name, getattr(owner, name)
+
+
+@contextmanager
+def wrapped(stages: Stages, sync: Callable[[], Any] | None = None) -> Iterator[list]:
+    """Replace every ``WRAPPED`` function (and its aliases in attnfuzz's modules)
+    by a timed one; restore them all on the way out, whatever happens.
+
+    ``sync`` runs at the end of each implementation call: on a GPU the call
+    returns before its kernels finish, and their time would otherwise land
+    in whichever stage synchronises next (the safety checks)."""
+    patches: list[tuple[object, str, Any]] = []  # (owner, name, original)
+    try:
+        for module, attribute, stage, how in WRAPPED:
+            owner, name, original = _resolve(module, attribute)
+            if how == "run":
+                new = _runs_timed(original, stages, sync)
+            else:
+                new = _timed(original, stage, stages)
+            owners = [owner]
+            if "." not in attribute:
+                owners += [m for n, m in list(sys.modules.items())
+                           if n.startswith("attnfuzz.") and m is not owner and m is not None]
+            for o in owners:
+                for n, value in list(vars(o).items()):
+                    if value is original:
+                        patches.append((o, n, original))
+                        setattr(o, n, new)
+        with _compiles_counted(stages) as compiles:
+            yield compiles
+    finally:
+        for o, n, original in reversed(patches):
+            setattr(o, n, original)
+
+
+@contextmanager
+def _compiles_counted(stages: Stages) -> Iterator[list]:
+    """Count and time Triton's compiles (yields a one-element list: the count, or
+    None where no way to see them was found).
+
+    Triton 3.6 calls ``knobs.runtime.jit_cache_hook`` before it compiles a
+    kernel it has not in memory and ``jit_post_compile_hook`` after, the
+    documented way to watch compiles; they chain to hooks already set.  A
+    "compile" is therefore a miss of the process's in-memory kernel cache:
+    with a warm disk cache (``TRITON_CACHE_DIR``) it is a load, not a build.
+    Where the knobs are missing (another Triton), ``JITFunction._do_compile``
+    is wrapped instead.  The interpreter compiles nothing: zero compiles.
+    """
+    count: list = [0]
+    try:
+        from triton import knobs
+
+        runtime = knobs.runtime
+        before = runtime.jit_cache_hook, runtime.jit_post_compile_hook
+    except (ImportError, AttributeError):
+        runtime = None
+    if runtime is not None:
+        prev_cache, prev_post = before
+
+        def cache_hook(**kw):
+            skip = prev_cache(**kw) if prev_cache is not None else None
+            if not skip:  # a true answer makes Triton skip the compile
+                count[0] += 1
+                stages.push("compile")
+            return skip
+
+        def post_hook(**kw):
+            if "compile" in stages.stack:
+                depth = len(stages.stack) - 1 - stages.stack[::-1].index("compile")
+                stages.pop(depth)
+            return prev_post(**kw) if prev_post is not None else None
+
+        runtime.jit_cache_hook, runtime.jit_post_compile_hook = cache_hook, post_hook
+        try:
+            yield count
+        finally:
+            runtime.jit_cache_hook, runtime.jit_post_compile_hook = before
+        return
+    try:
+        from triton.runtime.jit import JITFunction
+
+        original = JITFunction._do_compile
+    except (ImportError, AttributeError):
+        yield [None]
+        return
+    timed = _timed(original, "compile", stages)
+
+    def do_compile(*args, **kwargs):
+        count[0] += 1
+        return timed(*args, **kwargs)
+
+    JITFunction._do_compile = do_compile
+    try:
+        yield count
+    finally:
+        JITFunction._do_compile = original
+
+
+def wrap_cost(n: int = 20000) -> float:
+    """Seconds one timed call adds to a call (measured on a no-op), to say how
+    much of a profile the profiling itself is."""
+
+    def noop() -> None:
+        return None
+
+    stages = Stages()
+    timed = _timed(noop, "rest", stages)
+    clock = time.perf_counter
+    t0 = clock()
+    for _ in range(n):
+        noop()
+    t1 = clock()
+    for _ in range(n):
+        timed()
+    t2 = clock()
+    return max(0.0, ((t2 - t1) - (t1 - t0)) / n)
+
+
+# --- part 1: the stage profile -----------------------------------------------------------
+
+
+def shape_class(case: object) -> str:
+    """The case with its value seed removed: what decides compiles and tiles."""
+    values = getattr(case, "values", None)
+    if dataclasses.is_dataclass(case) and dataclasses.is_dataclass(values) and hasattr(
+            values, "seed"):
+        case = dataclasses.replace(case, values=dataclasses.replace(values, seed=0))
+    return repr(case)
+
+
+def profile(
+    impl: str, prop: str, dtype: str, seconds: float, seed: int, *, chunk: int = 5,
+    dump_dir: Path | None = None,
+) -> dict[str, Any]:
+    """Run ``prop`` on ``impl`` at ``dtype`` as the campaign's rounds do, for
+    ``seconds``; return the counts and each stage's seconds (see ``Stages``).
+
+    The backend must be chosen and attnfuzz loaded (``prepare``) before."""
+    from attnfuzz.properties import backend, checks, implementations
+    from attnfuzz.properties.run import harness
+
+    property_ = checks.get(prop)
+    implementation = implementations.get(impl)
+    sync = None
+    if not backend.interpreting():
+        import torch
+
+        sync = torch.cuda.synchronize
+    dump_dir = dump_dir or Path(tempfile.mkdtemp(prefix="bench-harness-dumps-"))
+    where = os.environ.get("ATTNFUZZ_BACKEND", "auto")
+    recorder = harness.Recorder(impl, dtype)
+    ran: list = []  # every case a body ran (cases are frozen: kept, repr'd after)
+    failures: list[str] = []
+    rounds = 0
+    stages = Stages()
+    with wrapped(stages, sync) as compiles:
+        stages = _restart(stages)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not failures:
+            examples = chunk if rounds else 1  # the campaign's first round is one example
+            round_seed = seed + rounds
+            rounds += 1
+            if property_.sequences is not None:
+                # A property of call sequences runs its own Hypothesis machine:
+                # its draws and glue are all "hypothesis" here, its cases unseen.
+                try:
+                    property_.sequences(impl, dtype, examples, round_seed)
+                except Exception as exc:
+                    if harness.failures_of(exc) is None:
+                        raise
+                    failures.append(str(exc).splitlines()[0] if str(exc) else repr(exc))
+                ran.extend([None] * examples)
+                continue
+            again = (f"attnfuzz --backend {where} run --impl {shlex.quote(impl)} --dtype "
+                     f"{dtype} --property {prop} --examples {examples} --seed {round_seed}")
+            campaign = harness.Campaign(round_seed, again, campaign_seed=seed, dump_dir=dump_dir)
+            failures += _round(prop, impl, property_.cases(implementation, dtype), examples,
+                               round_seed, deadline, stages, ran, recorder, campaign)
+        wall = stages.stop()
+    seen = [c for c in ran if c is not None]
+    distinct = {repr(c) for c in seen}
+    shapes = {shape_class(c) for c in seen}
+    n_compiles = compiles[0]
+    kept = any(dump_dir.iterdir())
+    if not kept:
+        dump_dir.rmdir()
+    calls = sum(stages.calls.values())
+    per_call = wrap_cost()
+    return {
+        "implementation": impl, "property": prop, "dtype": dtype,
+        "seconds": seconds, "seed": seed, "rounds": rounds, "wall_s": wall,
+        # On a shared machine the wall time includes waiting for a core: the
+        # CPU time says how much of one the profile got.
+        "cpu_s": stages.cpu,
+        "cases_per_cpu_s": len(ran) / stages.cpu if stages.cpu > 0 else None,
+        "distinct_per_cpu_s": len(distinct) / stages.cpu if seen and stages.cpu > 0 else None,
+        "cases": len(ran), "distinct": len(distinct) if seen or not ran else None,
+        "shape_classes": len(shapes) if seen or not ran else None,
+        "distinct_per_s": len(distinct) / wall if seen and wall > 0 else None,
+        "cases_per_s": len(ran) / wall if wall > 0 else None,
+        "compiles": n_compiles,
+        "compiles_per_case": (n_compiles / len(distinct)
+                              if n_compiles is not None and distinct else None),
+        "stage_s": dict(stages.seconds),
+        "stage_share": {s: (t / wall if wall > 0 else 0.0) for s, t in stages.seconds.items()},
+        "stage_calls": {s: stages.calls.get(s, 0) for s in STAGES},
+        "wrapped_calls": calls,
+        "wrap_overhead_s_estimate": calls * per_call,
+        "failures": failures,
+        "dump_dir": str(dump_dir) if kept else None,
+    }
+
+
+def _round(
+    prop: str, impl: str, strategy: Any, examples: int, seed: int, deadline: float,
+    stages: Stages, ran: list, recorder: Any, campaign: Any,
+) -> list[str]:
+    """One Hypothesis round with the campaign's settings (``cli._campaign_round``);
+    returns the first line of each failure it reports."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from attnfuzz.properties.run import harness
+
+    failed: list[int] = []
+
+    @hseed(seed)
+    @settings(
+        max_examples=examples, deadline=None, database=None, derandomize=False,
+        phases=(Phase.generate, Phase.target, Phase.shrink),
+        suppress_health_check=list(HealthCheck), print_blob=False,
+        report_multiple_bugs=False,
+    )
+    @given(strategy)
+    def fuzz(case):
+        # As the campaign: past the deadline a round's other draws return unrun.
+        if not failed and time.monotonic() > deadline:
+            return
+        depth = stages.push("rest")
+        try:
+            ran.append(case)
+            harness.check(prop, impl, case, recorder=recorder, campaign=campaign)
+        except AssertionError:
+            failed.append(len(ran))
+            raise
+        finally:
+            stages.pop(depth)
+
+    try:
+        fuzz()
+    except Exception as exc:
+        found = harness.failures_of(exc)
+        if found is None:
+            raise
+        return [str(f).splitlines()[0] if str(f) else type(f).__name__ for f in found]
+    return []
+
+
+def _restart(stages: Stages) -> Stages:
+    """Start the clock after the wrapping (installing them is not the profile)."""
+    stages.start = stages.last = stages.clock()
+    stages.cpu_start = time.process_time()
+    stages.seconds = dict.fromkeys(STAGES, 0.0)
+    stages.calls.clear()
+    return stages
+
+
+# --- part 2: end to end ------------------------------------------------------------------
+
+# Today's line is "N cases in Ts, ..."; a later one may count "N distinct cases".
+SUMMARY = re.compile(r"(\d+) (distinct )?cases in ([0-9.]+)s")
+
+
+def parse_summary(stdout: str) -> dict[str, Any] | None:
+    """The campaign's final summary: cases, whether they are distinct, seconds."""
+    found = None
+    for line in stdout.splitlines():
+        m = SUMMARY.search(line)
+        if m:
+            found = {"line": line.strip(), "cases": int(m.group(1)),
+                     "distinct": bool(m.group(2)), "seconds": float(m.group(3))}
+    return found
+
+
+def _children_cpu() -> float | None:
+    """User and system seconds of this process's finished children (None off Unix)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cache_entries(cache: Path) -> int:
+    """Kernels in a Triton cache: one directory each, with its metadata JSON."""
+    if not cache.is_dir():
+        return 0
+    return sum(1 for d in cache.iterdir() if d.is_dir() and any(
+        f.suffix == ".json" and not f.name.startswith("__grp__") for f in d.iterdir()))
+
+
+def campaign_argv(backend_choice: str, flags: list[str], seconds: float, seed: int,
+                  extra: list[str]) -> list[str]:
+    """The ``attnfuzz run`` command line (for this interpreter)."""
+    return [sys.executable, "-m", "attnfuzz", "--backend", backend_choice, "run", *flags,
+            "--seconds", f"{seconds:g}", "--seed", str(seed), *extra]
+
+
+def run_campaign(argv: list[str], env: dict[str, str], cache: Path, workdir: Path,
+                 label: str) -> dict[str, Any]:
+    """One campaign process; its summary, wall time and new Triton cache entries."""
+    env = dict(env)
+    env["TRITON_CACHE_DIR"] = str(cache)
+    # The autotuner's choices are a cache too: cold means none of either.
+    env["ATTNFUZZ_TUNING_CACHE"] = str(cache / "attnfuzz-tuning.json")
+    env["ATTNFUZZ_DUMP_DIR"] = str(workdir / "failures")
+    # The same source as this script's, even from an uninstalled checkout.
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    before = _cache_entries(cache)
+    cpu0 = _children_cpu()
+    print(f"[e2e] {label}: {shlex.join(argv[1:])}", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=workdir, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    cpu = None if cpu0 is None else _children_cpu() - cpu0  # type: ignore[operator]
+    summary = parse_summary(done.stdout)
+    record: dict[str, Any] = {
+        "label": label, "argv": argv[1:], "returncode": done.returncode, "wall_s": wall,
+        "cpu_s": cpu,  # the process's, start included
+        "new_cache_entries": _cache_entries(cache) - before, "summary": summary,
+    }
+    if summary is None:
+        record["stderr_tail"] = done.stderr[-2000:]
+        print(f"[e2e] {label}: no summary line (exit {done.returncode})\n"
+              f"{done.stderr[-2000:]}", file=sys.stderr)
+        return record
+    # The campaign's own time, without the process's start (imports: seconds);
+    # the line rounds it to whole seconds today, so short runs are rough.
+    secs = summary["seconds"] if summary["seconds"] > 0 else wall
+    record["cases"] = summary["cases"]
+    record["cases_per_s"] = summary["cases"] / secs
+    record["cases_per_wall_s"] = summary["cases"] / wall if wall > 0 else None
+    record["cases_per_cpu_s"] = summary["cases"] / cpu if cpu else None
+    return record
+
+
+def end_to_end(
+    backend_choice: str, interpreting: bool, seconds: float, seed: int, cache_mode: str,
+    extra: list[str], env: dict[str, str], flash_dtype: str,
+) -> list[dict[str, Any]]:
+    """The default campaign and flash's oracle campaign, per cache mode."""
+    runs = [("default", []),
+            (f"flash/oracle/{flash_dtype}",
+             ["--impl", "flash", "--property", "oracle", "--dtype", flash_dtype])]
+    records = []
+    for name, flags in runs:
+        argv = campaign_argv(backend_choice, flags, seconds, seed, extra)
+        with tempfile.TemporaryDirectory(prefix="bench-harness-e2e-") as tmp:
+            cache, work = Path(tmp) / "triton-cache", Path(tmp) / "work"
+            cache.mkdir()
+            work.mkdir()
+            if interpreting:
+                # The interpreter compiles nothing: a cache, cold or warm, changes nothing.
+                rec = run_campaign(argv, env, cache, work, f"{name} (interpreter)")
+                rec.update(name=name, cache="n/a")
+                records.append(rec)
+                continue
+            # Cold: the empty directory.  Warm: the same directory after one
+            # identical run (the cold run when both are asked for).
+            cold = run_campaign(argv, env, cache, work, f"{name} (cold cache)")
+            cold.update(name=name, cache="cold")
+            if cache_mode in ("cold", "both"):
+                records.append(cold)
+            if cache_mode in ("warm", "both"):
+                warm = run_campaign(argv, env, cache, work, f"{name} (warm cache)")
+                warm.update(name=name, cache="warm")
+                records.append(warm)
+            kept = work / "failures"
+            if kept.is_dir() and any(kept.iterdir()):
+                # Keep failing cases' dumps: copy them out of the temp dir.
+                dest = Path(tempfile.mkdtemp(prefix="bench-harness-e2e-dumps-"))
+                shutil.copytree(kept, dest, dirs_exist_ok=True)
+                records[-1]["dump_dir"] = str(dest)
+    return records
+
+
+# --- the table, the record ---------------------------------------------------------------
+
+
+def _num(x: float | int | None, fmt: str) -> str:
+    return "-" if x is None else format(x, fmt)
+
+
+def _share(part: float | None, whole: float | None) -> float | None:
+    return None if part is None or not whole else 100 * part / whole
+
+
+def table(profiles: list[dict], runs: list[dict]) -> str:
+    """One row per profile and per end-to-end run; stage shares in % of the wall time."""
+    head = (f"{'run':<40}{'cases':>6}{'distinct':>9}{'shapes':>7}{'cases/s':>8}"
+            f"{'/cpu-s':>7}{'cpu%':>5}{'comp/case':>10} "
+            + "".join(f"{SHORT[s]:>6}" for s in STAGES))
+    lines = [head, "-" * len(head)]
+    for p in profiles:
+        name = f"profile {p['implementation']}/{p['property']}/{p['dtype']}"
+        distinct = p["distinct"] is not None
+        rate = p["distinct_per_s"] if distinct else p["cases_per_s"]
+        per_cpu = p["distinct_per_cpu_s"] if distinct else p["cases_per_cpu_s"]
+        lines.append(
+            f"{name:<40}{p['cases']:>6}{_num(p['distinct'], 'd'):>9}"
+            f"{_num(p['shape_classes'], 'd'):>7}{_num(rate, '.2f'):>8}{_num(per_cpu, '.2f'):>7}"
+            f"{_num(_share(p['cpu_s'], p['wall_s']), '.0f'):>5}"
+            f"{_num(p['compiles_per_case'], '.2f'):>10} "
+            + "".join(f"{100 * p['stage_share'][s]:>6.1f}" for s in STAGES)
+            + ("  FAILED" if p["failures"] else ""))
+    for r in runs:
+        name = f"e2e {r['name']} ({'interpreter' if r['cache'] == 'n/a' else r['cache']})"
+        s = r.get("summary") or {}
+        cases = None if s.get("distinct") else r.get("cases")
+        distinct = r.get("cases") if s.get("distinct") else None
+        per_case = (r["new_cache_entries"] / r["cases"]
+                    if r.get("cache") == "cold" and r.get("cases") else None)
+        lines.append(f"{name:<40}{_num(cases, 'd'):>6}{_num(distinct, 'd'):>9}{'-':>7}"
+                     f"{_num(r.get('cases_per_s'), '.2f'):>8}"
+                     f"{_num(r.get('cases_per_cpu_s'), '.2f'):>7}"
+                     f"{_num(_share(r.get('cpu_s'), r['wall_s']), '.0f'):>5}"
+                     f"{_num(per_case, '.2f'):>10}"
+                     + ("" if r.get("returncode") == 0 else f"   exit {r.get('returncode')}"))
+    return "\n".join(lines)
+
+
+def environment() -> dict[str, Any]:
+    import torch
+
+    from attnfuzz.properties import backend
+
+    def git(*args: str) -> str | None:
+        try:
+            out = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True,
+                                 text=True, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        return out.stdout.strip()
+
+    status = git("status", "--porcelain")
+    return {
+        "backend": backend.describe(), "interpreting": backend.interpreting(),
+        "versions": backend.versions(), "python": platform.python_version(),
+        "machine": platform.machine(), "cpus": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+        "omp_num_threads": os.environ.get("OMP_NUM_THREADS"),
+        "commit": git("rev-parse", "HEAD"), "dirty": bool(status) if status is not None else None,
+        "wrap_cost_s_per_call": wrap_cost(),
+        # Other processes' load: on a shared machine the wall-clock rates are low by it.
+        "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+    }
+
+
+# --- the command -------------------------------------------------------------------------
+
+
+def _csv(text: str) -> list[str]:
+    return [t for t in text.split(",") if t]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        description="The harness's own benchmark: cases a second and where the time goes "
+        "(in-process stage profile), and cases a second of `attnfuzz run` (end to end).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Examples:\n  python benchmarks/bench_harness.py --seconds 20 --seed 1 "
+        "--json /tmp/records/bench.json\n  python benchmarks/bench_harness.py --part e2e "
+        "--cache both --campaign-args '--jobs 4'",
+    )
+    p.add_argument("--part", choices=("profile", "e2e", "both"), default="both",
+                   help="which part to run (default %(default)s)")
+    p.add_argument("--backend", choices=("auto", "interpreter", "gpu"),
+                   default=os.environ.get("ATTNFUZZ_BACKEND", "auto"),
+                   help="where kernels run, as attnfuzz --backend (passed to the campaigns); "
+                   "default %(default)s")
+    p.add_argument("--impl", type=_csv, default="flash,naive,matmul,softmax",
+                   help="profile: comma-separated implementations (default %(default)s)")
+    p.add_argument("--property", type=_csv, default="oracle",
+                   help="profile: comma-separated properties (default %(default)s)")
+    p.add_argument("--dtype", type=_csv, default=None,
+                   help="profile: comma-separated dtypes (default float16 on a GPU, float32 on "
+                   "the interpreter); also flash's end-to-end dtype (its first)")
+    p.add_argument("--seconds", type=float, default=10.0,
+                   help="profile: seconds per (implementation, property, dtype) (default "
+                   "%(default)s)")
+    p.add_argument("--chunk", type=int, default=5,
+                   help="profile: examples per round after the first, as the campaign "
+                   "(default %(default)s)")
+    p.add_argument("--e2e-seconds", type=float, default=60.0,
+                   help="end to end: --seconds of each campaign (default %(default)s)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="Hypothesis seed of every round and campaign (default %(default)s)")
+    p.add_argument("--cache", choices=("warm", "cold", "both"), default="warm",
+                   help="end to end: Triton cache of the measured run: warm (after one "
+                   "identical run), cold (a fresh empty TRITON_CACHE_DIR), or both; the "
+                   "interpreter has none (default %(default)s)")
+    p.add_argument("--cold", dest="cache", action="store_const", const="cold",
+                   help="same as --cache cold")
+    p.add_argument("--campaign-args", default="",
+                   help="extra `attnfuzz run` flags for the end-to-end runs, one string "
+                   "(e.g. \"--jobs 4\")")
+    p.add_argument("--json", type=Path, default=None,
+                   help="write every number to this file (nothing is written by default)")
+    return p
+
+
+def prepare(choice: str) -> None:
+    """Choose the backend and load all of attnfuzz, as ``attnfuzz run`` does
+    (Hypothesis draws from the constants of loaded modules: this script's are
+    among them, so a seed here draws what it draws in this script, not
+    necessarily what the campaign draws)."""
+    from attnfuzz.properties import backend
+    from attnfuzz.properties.run import load_package
+
+    backend.configure(choice)
+    load_package()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    env = dict(os.environ)  # the campaigns' environment, as the user's shell gave it
+    prepare(args.backend)
+    from attnfuzz.properties import backend, checks, implementations
+
+    interp = backend.interpreting()
+    dtypes = args.dtype or (["float32"] if interp else ["float16"])
+    record: dict[str, Any] = {"args": {k: (str(v) if isinstance(v, Path) else v)
+                                       for k, v in vars(args).items()},
+                              "environment": environment(), "profiles": [], "end_to_end": []}
+    print(record["environment"]["backend"])
+    print(f"seed {args.seed}; commit {record['environment']['commit']}"
+          f"{' (dirty)' if record['environment']['dirty'] else ''}")
+    if args.part in ("profile", "both"):
+        for impl in args.impl:
+            for prop in args.property:
+                for dtype in dtypes:
+                    implementation = implementations.get(impl)
+                    if not checks.get(prop).applies(implementation):
+                        print(f"[profile] {prop} does not apply to {impl}; skipped",
+                              file=sys.stderr)
+                        continue
+                    if dtype not in implementation.dtypes or (
+                            dtype == "bfloat16" and not backend.supports_bf16()):
+                        print(f"[profile] {impl} does not take {dtype} here; skipped",
+                              file=sys.stderr)
+                        continue
+                    print(f"[profile] {impl}/{prop}/{dtype} for {args.seconds:g}s",
+                          file=sys.stderr, flush=True)
+                    record["profiles"].append(profile(impl, prop, dtype, args.seconds,
+                                                      args.seed, chunk=args.chunk))
+    if args.part in ("e2e", "both"):
+        record["end_to_end"] = end_to_end(
+            args.backend, interp, args.e2e_seconds, args.seed, args.cache,
+            shlex.split(args.campaign_args), env, dtypes[0])
+    print()
+    print(table(record["profiles"], record["end_to_end"]))
+    record["load_average_after"] = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print("\ncases/s: distinct cases a second (profile), the campaign's cases a second, "
+          "repeats included (e2e);\n/cpu-s: the same per CPU second; cpu%: CPU time over "
+          "wall time; the stages: % of the wall time")
+    over = [p["wrap_overhead_s_estimate"] / p["wall_s"] for p in record["profiles"]
+            if p["wall_s"] > 0]
+    if over:
+        cost = record["environment"]["wrap_cost_s_per_call"]
+        print(f"the profiling's own cost: at most {100 * max(over):.1f}% of a profile "
+              f"(timed calls x {1e9 * cost:.0f} ns)")
+    load = (record["environment"]["load_average"], record["load_average_after"])
+    if all(load):
+        print(f"load average (1 min) {load[0][0]:.1f} before, {load[1][0]:.1f} after, "
+              f"on {os.cpu_count()} CPUs")
+    for p in record["profiles"]:
+        for f in p["failures"]:
+            print(f"profile {p['implementation']}/{p['property']}/{p['dtype']} failed: {f}")
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(record, indent=2) + "\n")
+        print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
