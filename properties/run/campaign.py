@@ -146,7 +146,8 @@ class Campaign:
         reuse = plan.where == "gpu"
         self.context = multiprocessing.get_context("fork" if plan.where == "interpreter"
                                                    else "spawn")
-        self.worker_args = (plan.database, reuse, plan.shrink_seconds)
+        threads = 1 if plan.where == "interpreter" else max(1, cores() // plan.jobs)
+        self.worker_args = (plan.database, reuse, plan.shrink_seconds, threads)
         self.gpus = _gpu_count() if plan.where == "gpu" else 0
 
     # --- workers -------------------------------------------------------------------------
@@ -563,6 +564,11 @@ def _prioritised(rounds: list[Round]) -> list[Round]:
     """Rounds in starting order: by property (``PRIORITY``), then as given."""
     rank = {p: i for i, p in enumerate(PRIORITY)}
     return sorted(rounds, key=lambda k: (rank.get(k[2], len(rank)), rounds.index(k)))
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
 
 
 def _gpu_count() -> int:

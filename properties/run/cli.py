@@ -379,8 +379,9 @@ def _default_jobs(where: str) -> int:
     """One worker per core on the interpreter (each case is pure Python); on a
     GPU, one per core up to eight per GPU: compiles run on the host's cores
     while other workers' cases keep the GPU busy."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
+    from attnfuzz.properties.run.campaign import cores
+
+    cores = cores()
     if where == "interpreter":
         return max(1, cores)
     import torch

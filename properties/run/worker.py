@@ -357,7 +357,7 @@ def prepare() -> None:
 
 
 def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
-         log: str) -> None:
+         threads: int, log: str) -> None:
     """A worker's life: its output to ``log`` (the campaign owns the terminal),
     Ctrl-C left to the campaign, then visits until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -365,11 +365,11 @@ def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
 
     from attnfuzz.properties.run import hypothesis_internals
 
-    if os.environ.get("TRITON_INTERPRET") == "1":
-        # One thread a worker, one worker a core.  A forked child must not
-        # enter OpenMP at all if its parent had a thread pool: libgomp's pool
-        # does not survive fork, and the child's first parallel region hangs.
-        torch.set_num_threads(1)
+    # Each worker's torch (the float64 oracle on the CPU) gets its share of the
+    # host's cores.  On the interpreter that is one: a forked child must not
+    # enter OpenMP at all if its parent had a thread pool (libgomp's pool does
+    # not survive fork, and the child's first parallel region hangs).
+    torch.set_num_threads(threads)
 
     prepare()
     if shrink_seconds is not None:
