@@ -11,6 +11,9 @@ import os
 import sys
 
 BACKENDS = ("auto", "interpreter", "gpu")
+# Where the float64 oracle and its bounds may run (``oracle_device``).
+ORACLE_DEVICES = ("cpu", "cuda")
+ORACLE_DEVICE_VARIABLE = "ATTNFUZZ_ORACLE_DEVICE"
 
 
 def configure(choice: str | None = None) -> str:
@@ -81,8 +84,9 @@ def worker_threads(workers: str | None, cpus: int, current: int) -> int | None:
 def share_worker_cpus() -> int | None:
     """Under pytest-xdist, give each worker's torch an equal share of the CPUs.
 
-    The oracle and its bounds are float64 on the CPU, and torch's default
-    pool is every core per process: N workers would run N x cores threads.
+    The oracle and its bounds are float64 on the CPU (on the interpreter, or
+    with ``ATTNFUZZ_ORACLE_DEVICE=cpu``), and torch's default pool is every
+    core per process: N workers would run N x cores threads.
     """
     import torch
 
@@ -100,6 +104,31 @@ def interpreting() -> bool:
 
 def device() -> str:
     return "cpu" if interpreting() else "cuda"
+
+
+def oracle_device() -> str:
+    """Where the float64 oracle and its bounds run: ``ATTNFUZZ_ORACLE_DEVICE``
+    (cpu or cuda; unset or empty: the default), read at each call so that
+    workers started in subprocesses follow the campaign's choice.
+
+    The default is the GPU when the kernels run compiled on one: there the
+    host's cores are busy compiling kernels, and the oracle's float64 products
+    and bounds are a large share of each case's time.  On the interpreter the
+    kernels' inputs are on the CPU, and so is the oracle.  "cuda" is the
+    current CUDA device, the one ``bind_worker_gpu`` gave this worker.
+    """
+    import torch
+
+    choice = os.environ.get(ORACLE_DEVICE_VARIABLE, "")
+    if not choice:
+        return "cuda" if not interpreting() and torch.cuda.is_available() else "cpu"
+    if choice not in ORACLE_DEVICES:
+        raise ValueError(f"{ORACLE_DEVICE_VARIABLE} must be one of {', '.join(ORACLE_DEVICES)}, "
+                         f"got {choice!r}")
+    if choice == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"{ORACLE_DEVICE_VARIABLE}=cuda, but torch sees no CUDA device "
+                         f"(choices: {', '.join(ORACLE_DEVICES)}; cpu needs none)")
+    return choice
 
 
 def supports_bf16() -> bool:

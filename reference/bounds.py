@@ -137,6 +137,11 @@ def _times(p: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return torch.where(p > 0, p * x, torch.zeros_like(x))
 
 
+def _magnitudes(t: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """|t| in float64 on ``device`` (one copy where t is elsewhere)."""
+    return t.to(device, torch.float64).abs()
+
+
 def _visible_max(logits: torch.Tensor, visible: torch.Tensor) -> torch.Tensor:
     masked = logits.masked_fill(~visible, -math.inf)
     row_max = masked.amax(dim=-1, keepdim=True) if logits.shape[-1] else masked.sum(-1, True)
@@ -189,16 +194,18 @@ def attention_bounds(
     *,
     scale: float,
     input_precision: str = "ieee",
+    dtype: torch.dtype | None = None,
 ) -> dict[str, torch.Tensor]:
     """Bounds for out (B, Hq, Sq, Dv), probs (fp32, before rounding to V's dtype) and lse.
 
-    ``parts`` are the oracle's intermediates (``reference.oracle.attention_parts``).
+    ``parts`` are the oracle's intermediates (``reference.oracle.attention_parts``);
+    the bounds are computed on their device.  q, k, v are the kernel's inputs,
+    or their float64 copies with the kernel's ``dtype`` given.
     """
-    dtype = q.dtype
+    dtype = q.dtype if dtype is None else dtype
     group = q.shape[1] // k.shape[1]
-    qa = q.double().cpu().abs()
-    ka = k.double().cpu().abs().repeat_interleave(group, dim=1)
-    va = v.double().cpu().abs().repeat_interleave(group, dim=1)
+    qa, ka, va = (_magnitudes(t, parts["logits"].device) for t in (q, k, v))
+    ka, va = (t.repeat_interleave(group, dim=1) for t in (ka, va))
     sk = k.shape[2]
     logits, probs, visible = parts["logits"], parts["probs"], parts["visible"]
 

@@ -41,6 +41,7 @@ import torch
 from attnfuzz.reference.bounds import (
     TINY32,
     U32,
+    _magnitudes,
     _times,
     _visible_max,
     dot_coeff,
@@ -78,20 +79,22 @@ def attention_grad_bounds(
     *,
     scale: float,
     input_precision: str = "ieee",
+    dtype: torch.dtype | None = None,
 ) -> dict[str, torch.Tensor]:
     """Bounds for dq, dk, dv.
 
     ``grads`` are the oracle's (``reference.gradients.attention_grads``, which
     include the forward's parts), ``forward`` the forward's bounds
-    (``bounds.attention_bounds``) for the same inputs.
+    (``bounds.attention_bounds``) for the same inputs; the bounds are computed
+    on their device.  q, k, v, do are the kernel's inputs, or their float64
+    copies with the kernel's ``dtype`` given.
     """
-    dtype = q.dtype
+    dtype = q.dtype if dtype is None else dtype
     hkv = k.shape[1]
     group = q.shape[1] // max(hkv, 1)
     sq, sk, dv_dim = q.shape[2], k.shape[2], v.shape[3]
-    qa, doa = q.double().cpu().abs(), do.double().cpu().abs()
-    ka = k.double().cpu().abs().repeat_interleave(group, dim=1)
-    va = v.double().cpu().abs().repeat_interleave(group, dim=1)
+    qa, ka, va, doa = (_magnitudes(t, grads["probs"].device) for t in (q, k, v, do))
+    ka, va = (t.repeat_interleave(group, dim=1) for t in (ka, va))
     p, visible, logits = grads["probs"], grads["visible"], grads["logits"]
     zero = torch.zeros_like(p)
 

@@ -10,7 +10,7 @@ gradient dO, the chain rule gives
 A query head h reads KV head h // group, so the gradient of a KV head is the
 sum over the query heads of its group.  Masked entries have P = 0, hence
 dS = 0: a row that sees no key has dQ = 0 and adds nothing to dK or dV.
-Everything here is float64 on the CPU and uses only the forward oracle.
+Everything here is float64 on the inputs' device and uses only the forward oracle.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def attention_grads(
                             window=window)
     if scale is None:
         scale = q.shape[-1] ** -0.5
-    q, k, v, do = (t.double().cpu() for t in (q, k, v, do))
+    q, k, v, do = (t.double() for t in (q, k, v, do))
     hkv = k.shape[1]
     group = q.shape[1] // max(hkv, 1)
     k_rep = k.repeat_interleave(group, dim=1)

@@ -1,7 +1,9 @@
 """The float64 oracle: attention as written on paper.
 
-Everything is computed in float64 on the CPU, from the definition, with the
-causal mask built here from its definition and not from any kernel helper.
+Everything is computed in float64 from the definition, on the device of the
+inputs (the CPU or a GPU: the same formulas, so the same values up to float64
+rounding), with the causal mask built here from its definition and not from
+any kernel helper.
 """
 
 from __future__ import annotations
@@ -10,16 +12,18 @@ import torch
 
 
 def visible(
-    m: int, n: int, alignment: str = "bottom_right", *, causal: bool = True, window=None
+    m: int, n: int, alignment: str = "bottom_right", *, causal: bool = True, window=None,
+    device: torch.device | str | None = None,
 ) -> torch.Tensor:
-    """(m, n) bool: query i sees key j iff j <= i + o (causal) and, with a window
-    (left, right), i + o - left <= j <= i + o + right; o = n - m (bottom_right) or 0."""
+    """(m, n) bool on ``device``: query i sees key j iff j <= i + o (causal) and, with a
+    window (left, right), i + o - left <= j <= i + o + right; o = n - m (bottom_right) or 0."""
     if alignment not in ("bottom_right", "top_left"):
         raise ValueError(f"alignment must be 'bottom_right' or 'top_left', got {alignment!r}")
     shift = n - m if alignment == "bottom_right" else 0
-    ahead = torch.arange(n).unsqueeze(0) - torch.arange(m).unsqueeze(1) - shift  # j - (i + o)
+    rows, cols = torch.arange(m, device=device), torch.arange(n, device=device)
+    ahead = cols.unsqueeze(0) - rows.unsqueeze(1) - shift  # j - (i + o)
     left, right = window or (None, None)
-    seen = (ahead <= 0) if causal else torch.ones(m, n, dtype=torch.bool)
+    seen = (ahead <= 0) if causal else torch.ones(m, n, dtype=torch.bool, device=device)
     if left is not None:
         seen &= ahead >= -left
     if right is not None:
@@ -29,7 +33,7 @@ def visible(
 
 def matmul(a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0) -> torch.Tensor:
     """scale * a @ b in float64."""
-    return scale * (a.double().cpu() @ b.double().cpu())
+    return scale * (a.double() @ b.double())
 
 
 def softmax(
@@ -37,9 +41,10 @@ def softmax(
     window=None,
 ) -> torch.Tensor:
     """Softmax of scale * x over the last dim in float64; rows seeing nothing are zeros."""
-    logits = scale * x.double().cpu()
+    logits = scale * x.double()
     if causal or window:
-        seen = visible(x.shape[-2], x.shape[-1], alignment, causal=causal, window=window)
+        seen = visible(x.shape[-2], x.shape[-1], alignment, causal=causal, window=window,
+                       device=x.device)
         logits = logits.masked_fill(~seen, float("-inf"))
     row_max = logits.amax(dim=-1, keepdim=True) if logits.shape[-1] else logits.sum(-1, True)
     row_max = torch.where(torch.isinf(row_max), torch.zeros_like(row_max), row_max)
@@ -74,7 +79,7 @@ def attention_parts(
     window=None,
 ) -> dict[str, torch.Tensor]:
     """The oracle's intermediates: logits, probs, out and lse (all float64)."""
-    q, k, v = (t.double().cpu() for t in (q, k, v))
+    q, k, v = (t.double() for t in (q, k, v))
     group = q.shape[1] // k.shape[1]
     k = k.repeat_interleave(group, dim=1)
     v = v.repeat_interleave(group, dim=1)
@@ -82,7 +87,8 @@ def attention_parts(
         scale = q.shape[-1] ** -0.5
     logits = scale * (q @ k.transpose(-1, -2))
     probs = softmax(logits, causal=causal, alignment=alignment, window=window)
-    seen = visible(q.shape[2], k.shape[2], alignment, causal=causal, window=window)
+    seen = visible(q.shape[2], k.shape[2], alignment, causal=causal, window=window,
+                   device=q.device)
     masked = logits.masked_fill(~seen, -torch.inf)
     return {
         "logits": logits,

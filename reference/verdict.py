@@ -65,16 +65,17 @@ def compare(
     *,
     dtype: torch.dtype | None = None,
 ) -> Verdict:
-    """Compare ``got`` with float64 ``want`` element-wise against ``bound``.
+    """Compare ``got`` with float64 ``want`` element-wise against ``bound``, on
+    ``want``'s device (``got`` and ``bound`` are copied there once, if elsewhere).
 
     Non-finite expectations (an lse of -inf, say) must be matched exactly.  With
     ``dtype``, an exact value that overflows that dtype by more than its bound
     must come back as an infinity of the same sign, and one within its bound of
     the overflow threshold may come back either way.
     """
-    got64 = got.detach().double().cpu()
-    want = want.double().cpu()
-    bound = torch.broadcast_to(bound.double().cpu(), want.shape)
+    want = want.double()
+    got64 = got.detach().to(want.device, torch.float64)
+    bound = torch.broadcast_to(bound.to(want.device, torch.float64), want.shape)
     if got64.shape != want.shape:
         raise ValueError(f"{check}: got shape {tuple(got64.shape)}, want {tuple(want.shape)}")
     if got64.numel() == 0:
@@ -91,23 +92,16 @@ def compare(
     err = torch.where(exact, torch.where(got64 == want, 0.0, math.inf), err)
     err = torch.nan_to_num(err, nan=math.inf)
     ratio = torch.where(bound > 0, err / bound, torch.where(err > 0, math.inf, 0.0))
-    flat = int(torch.argmax(ratio))
-    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), ratio.shape))
-    g, w = float(got64.flatten()[flat]), float(want.flatten()[flat])
+    flat = torch.argmax(ratio)
     # An infinity where the exact value is finite and within 2**16 of the
     # dtype's largest: an intermediate overflowed (its NaNs, inf - inf, follow
     # from it).  Far from the range (an LSE of -inf where a row sees keys) the
     # infinity is a wrong answer, not an overflow.
     near = torch.finfo(dtype or got.dtype).max * 2.0**-16
-    overflow = bool((torch.isinf(got64) & torch.isfinite(want) & (want.abs() >= near)
-                     & (ratio > 1)).any())
-    return Verdict(
-        check,
-        float(ratio.flatten()[flat]),
-        float(err.flatten()[flat]),
-        float(bound.flatten()[flat]),
-        index,
-        g,
-        w,
-        "overflow" if overflow else "wrong",
-    )
+    overflow = (torch.isinf(got64) & torch.isfinite(want) & (want.abs() >= near)
+                & (ratio > 1)).any()
+    # One read back from the device for all the numbers the verdict holds.
+    picked = [t.flatten()[flat] for t in (ratio, err, bound, got64, want)]
+    r, e, b, g, w, over, at = torch.stack([*picked, overflow.double(), flat.double()]).tolist()
+    index = tuple(int(i) for i in torch.unravel_index(torch.tensor(int(at)), ratio.shape))
+    return Verdict(check, r, e, b, index, g, w, "overflow" if over else "wrong")

@@ -57,3 +57,44 @@ def test_this_worker_runs_its_kernels_on_its_own_gpu(repeat):
     out = matmul(a, a.transpose(-1, -2))
     assert out.device.index == expected
     print(f"{os.environ['PYTEST_XDIST_WORKER']} -> cuda:{expected} of {count}")
+
+
+@pytest.mark.parametrize("value", ["tpu", "CUDA", "cuda:0", " cpu", "gpu"])
+def test_a_bad_oracle_device_names_the_variable_and_the_choices(monkeypatch, value):
+    monkeypatch.setenv("ATTNFUZZ_ORACLE_DEVICE", value)
+    with pytest.raises(ValueError, match=r"ATTNFUZZ_ORACLE_DEVICE must be one of cpu, cuda"):
+        backend.oracle_device()
+
+
+@pytest.mark.parametrize(("interpret", "cuda", "expected"),
+                         [("1", False, "cpu"), ("1", True, "cpu"), ("0", False, "cpu"),
+                          ("0", True, "cuda")])
+@pytest.mark.parametrize("unset", [True, False])  # unset, or set empty
+def test_the_oracle_runs_on_the_gpu_by_default_only_where_the_kernels_do(
+    monkeypatch, interpret, cuda, expected, unset
+):
+    import torch
+
+    if unset:
+        monkeypatch.delenv("ATTNFUZZ_ORACLE_DEVICE", raising=False)
+    else:
+        monkeypatch.setenv("ATTNFUZZ_ORACLE_DEVICE", "")
+    monkeypatch.setenv("TRITON_INTERPRET", interpret)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
+    assert backend.oracle_device() == expected
+
+
+@pytest.mark.parametrize("cuda", [False, True])
+def test_the_oracle_device_can_be_chosen(monkeypatch, cuda):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
+    monkeypatch.setenv("ATTNFUZZ_ORACLE_DEVICE", "cpu")
+    assert backend.oracle_device() == "cpu"
+    monkeypatch.setenv("ATTNFUZZ_ORACLE_DEVICE", "cuda")
+    if cuda:
+        assert backend.oracle_device() == "cuda"
+    else:
+        with pytest.raises(ValueError, match=r"ATTNFUZZ_ORACLE_DEVICE=cuda.*no CUDA device"
+                                             r".*choices: cpu, cuda"):
+            backend.oracle_device()

@@ -20,7 +20,7 @@ from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import GRADS, BackwardRun, bitwise, execute_backward
 from attnfuzz.properties.checks.oracle import attention_oracle
 from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import AttentionCase, Built, build
+from attnfuzz.properties.model.cases import AttentionCase, Built, build, on_oracle
 from attnfuzz.properties.model.layouts import Layout
 from attnfuzz.reference import Verdict, compare
 from attnfuzz.reference.gradient_bounds import attention_grad_bounds
@@ -37,11 +37,8 @@ def gradient_oracle(case: AttentionCase, built: Built) -> GradExpected:
     grads = attention_grads(q, k, v, do, causal=case.causal, scale=scale,
                             alignment=case.alignment, window=case.window)
     _, forward = attention_oracle(case, built)
-    inputs = built.inputs
-    bounds = attention_grad_bounds(
-        inputs["q"], inputs["k"], inputs["v"], inputs["do"], grads, forward,
-        scale=scale, input_precision=case.input_precision,
-    )
+    bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=scale,
+                                   input_precision=case.input_precision, dtype=case.torch_dtype)
     return {name: (grads[name], bounds[name]) for name in GRADS}
 
 
@@ -73,7 +70,7 @@ def gradients_agree(
     a, b = execute_backward(first, case, built), execute_backward(second, case, built)
     verdicts = [*a.safety, *b.safety]
     for name, (_, bound) in gradient_oracle(case, built).items():
-        want = b.grads[name].double().cpu()
+        want = on_oracle(b.grads[name])
         verdicts.append(compare(f"{first.name} vs {second.name}: {name}", a.grads[name], want,
                                 2 * bound, dtype=case.torch_dtype))
     return verdicts
@@ -92,7 +89,7 @@ def _same(impl: Implementation, check: str, got: BackwardRun, base: BackwardRun,
     within its bound of the same exact value (twice the bound apart)."""
     if impl.bitwise_layouts:
         return [bitwise(f"{check}: {n}", got.grads[n], base.grads[n]) for n in GRADS]
-    want = {n: (base.grads[n].double().cpu(), bound) for n, (_, bound) in expected().items()}
+    want = {n: (on_oracle(base.grads[n]), bound) for n, (_, bound) in expected().items()}
     return _judge(got, want, dtype, times=2.0, prefix=f"{check}: ")
 
 
@@ -104,9 +101,12 @@ def rerun(impl, case, built, base) -> list[Verdict]:
 
 
 def _copied(built: Built, change: Callable[[str, torch.Tensor], torch.Tensor]) -> Built:
-    """A Built of new tensors ``change(role, tensor)``, each its own buffer."""
+    """A Built of new tensors ``change(role, tensor)``, each its own buffer.
+
+    ``change`` only copies, slices or repeats values, so the oracle's copies
+    are changed alike where they are, rather than copied over again."""
     inputs = {r: change(r, t) for r, t in built.inputs.items()}
-    return Built(inputs, {r: t.detach().double().cpu() for r, t in inputs.items()}, dict(inputs))
+    return Built(inputs, {r: change(r, t) for r, t in built.exact.items()}, dict(inputs))
 
 
 def contiguous(impl, case, built, base) -> list[Verdict]:
@@ -135,7 +135,7 @@ def gqa_repeated(impl, case, built, base) -> list[Verdict]:
     theirs = gradient_oracle(mha, rep)
     verdicts = list(got.safety)
     for name in GRADS:
-        summed, bound = got.grads[name].double().cpu(), theirs[name][1]
+        summed, bound = on_oracle(got.grads[name]), theirs[name][1]
         if name != "dq":  # fold each group's heads into their KV head
             b, _, *rest = summed.shape
             summed = summed.reshape(b, case.hkv, case.group, *rest).sum(2)
@@ -172,12 +172,13 @@ def key_permutation(impl, case, built, base) -> list[Verdict]:
     got = execute_backward(impl, case, _copied(
         built, lambda r, t: t[:, :, perm.to(t.device)] if r in ("k", "v") else t))
     verdicts = list(got.safety)
+    there = perm.to(backend.oracle_device())
     for name, (_, bound) in gradient_oracle(case, built).items():
-        want, b = base.grads[name], bound
+        want, b = on_oracle(base.grads[name]), bound
         if name != "dq":
-            want, b = want[:, :, perm.to(want.device)], b[:, :, perm]
-        verdicts.append(compare(f"key permutation: {name}", got.grads[name],
-                                want.double().cpu(), 2 * b, dtype=case.torch_dtype))
+            want, b = want[:, :, there], b[:, :, there]
+        verdicts.append(compare(f"key permutation: {name}", got.grads[name], want, 2 * b,
+                                dtype=case.torch_dtype))
     return verdicts
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import torch
 
@@ -19,7 +20,7 @@ from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import bitwise, run_clean
 from attnfuzz.properties.checks.oracle import attention_oracle
 from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import AttentionCase, Built, build
+from attnfuzz.properties.model.cases import AttentionCase, Built, build, on_oracle
 from attnfuzz.properties.model.layouts import Layout
 from attnfuzz.reference import Verdict, compare
 
@@ -32,7 +33,7 @@ class Base:
     case: AttentionCase
     built: Built
     out: torch.Tensor  # the base run's output, on the device
-    parts: dict[str, torch.Tensor]  # the oracle's
+    parts: dict[str, torch.Tensor]  # the oracle's, on its device
     bounds: dict[str, torch.Tensor]
 
     @property
@@ -47,9 +48,10 @@ class Base:
     def v(self) -> torch.Tensor:
         return self.built.inputs["v"]
 
-    @property
+    @cached_property
     def exact_out(self) -> torch.Tensor:
-        return self.out.double().cpu()
+        """The base run's output in float64 on the oracle's device (moved once)."""
+        return on_oracle(self.out)
 
     @property
     def twice(self) -> torch.Tensor:
@@ -74,13 +76,15 @@ def _related(relation: Callable[[Base], Verdict | None], base: Base) -> Verdict 
 
 
 def same(
-    b: Base, check: str, got: torch.Tensor, want: torch.Tensor, bound: torch.Tensor
+    b: Base, check: str, got: torch.Tensor, want: torch.Tensor, bound: torch.Tensor,
+    exact: torch.Tensor | None = None,
 ) -> Verdict:
     """Two runs that differ only in layouts: bitwise equal where the
-    implementation promises it (``bitwise_layouts``), else within ``bound``."""
+    implementation promises it (``bitwise_layouts``), else within ``bound``
+    (on the oracle's device; ``exact``: ``want`` already there, if at hand)."""
     if b.impl.bitwise_layouts:
         return bitwise(check, got, want)
-    return compare(check, got, want.double().cpu(), bound)
+    return compare(check, got, on_oracle(want) if exact is None else exact, bound)
 
 
 def repeat(b: Base) -> Verdict:
@@ -91,7 +95,7 @@ def layout_independence(b: Base) -> Verdict:
     """Same logical values, contiguous storage: bitwise the same output."""
     flat = replace(b.case, q_layout=Layout(), k_layout=Layout(), v_layout=Layout())
     got = b.run(b.q.contiguous(), b.k.contiguous(), b.v.contiguous(), flat)
-    return same(b, "layout independence", got, b.out, b.twice)
+    return same(b, "layout independence", got, b.out, b.twice, b.exact_out)
 
 
 def linear_in_v(b: Base) -> Verdict | None:
@@ -103,15 +107,18 @@ def linear_in_v(b: Base) -> Verdict | None:
     if b.case.values.family in ("near_max", "subnormal"):
         return None
     scaled = b.run(b.q, b.k, (b.v * 2).contiguous())
-    normal = b.out.abs() >= 2 * torch.finfo(b.out.dtype).tiny
+    # Chosen where the oracle is; the mask then goes once to the results.
+    normal = b.exact_out.abs() >= 2 * torch.finfo(b.out.dtype).tiny
     p, v = b.parts["probs"], b.built.exact["v"].abs()
     v_min = float(v[v > 0].min()) if bool((v > 0).any()) else 0.0
     p_min = (torch.where(p > 0, p, math.inf).amin(dim=-1, keepdim=True) if p.shape[-1]
-             else torch.full((*p.shape[:-1], 1), math.inf, dtype=p.dtype))  # inf: no weight
+             else torch.full((*p.shape[:-1], 1), math.inf, dtype=p.dtype,
+                             device=p.device))  # inf: no weight
     products = p_min * v_min >= 2 * torch.finfo(torch.float32).tiny
-    normal = normal & products.expand(normal.shape).to(normal.device)
-    return same(b, "linearity in V (x2)", scaled[normal], (b.out * 2)[normal],
-                (2 * b.twice)[normal.cpu()])
+    normal = normal & products.expand(normal.shape)
+    there = normal.to(b.out.device)
+    return same(b, "linearity in V (x2)", scaled[there], (b.out * 2)[there],
+                (2 * b.twice)[normal])
 
 
 def scale_and_keys_negated(b: Base) -> Verdict:
@@ -120,7 +127,7 @@ def scale_and_keys_negated(b: Base) -> Verdict:
     whose running max mishandles a negative scale computes other bits."""
     mirrored = replace(b.case, scale=-b.case.effective_scale, k_layout=Layout())
     negated = b.run(b.q, (-b.k).contiguous(), b.v, mirrored)
-    return same(b, "scale and keys negated", negated, b.out, b.twice)
+    return same(b, "scale and keys negated", negated, b.out, b.twice, b.exact_out)
 
 
 def convex_hull(b: Base) -> Verdict | None:
@@ -129,9 +136,8 @@ def convex_hull(b: Base) -> Verdict | None:
         return None  # no value at all: the oracle's zeros are the whole check
     vis = b.parts["visible"]
     vrep = b.built.exact["v"].repeat_interleave(b.case.group, dim=1).unsqueeze(2)
-    inf = torch.tensor(math.inf, dtype=torch.float64)
-    hi = torch.where(vis.unsqueeze(-1), vrep, -inf).amax(dim=3)
-    lo = torch.where(vis.unsqueeze(-1), vrep, inf).amin(dim=3)
+    hi = torch.where(vis.unsqueeze(-1), vrep, -math.inf).amax(dim=3)
+    lo = torch.where(vis.unsqueeze(-1), vrep, math.inf).amin(dim=3)
     sees = vis.any(-1, keepdim=True)
     hi, lo = torch.where(sees, hi, 0.0), torch.where(sees, lo, 0.0)
     o = b.exact_out
@@ -163,9 +169,10 @@ def invisible_keys(b: Base) -> Verdict | None:
     k2[:, :, blind] = 3.0
     v2[:, :, blind] = -7.0
     altered = b.run(b.q, k2, v2)
-    rows = (~row_vis[:, ~row_vis[0]]).all(dim=1).to(dev)
-    return same(b, "invisible keys do not matter", altered[:, :, rows], b.out[:, :, rows],
-                b.twice[:, :, rows.cpu()])
+    rows = (~row_vis[:, ~row_vis[0]]).all(dim=1)  # on the oracle's device
+    there = rows.to(dev)
+    return same(b, "invisible keys do not matter", altered[:, :, there], b.out[:, :, there],
+                b.twice[:, :, rows], b.exact_out[:, :, rows])
 
 
 def batch_alone(b: Base) -> Verdict | None:

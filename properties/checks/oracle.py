@@ -2,7 +2,8 @@
 
 ``EXPECTED`` maps each case kind to what the oracle says of it: for every
 output an implementation may return, the exact value, its per-element bound
-and the dtype it is rounded to.
+and the dtype it is rounded to.  The oracle works on ``Built.exact``, so on
+the oracle's device (``backend.oracle_device``), and so do the comparisons.
 """
 
 from __future__ import annotations
@@ -45,16 +46,14 @@ def attention_oracle(case: AttentionCase, built: Built) -> tuple[dict, dict]:
     scale = case.effective_scale
     parts = attention_parts(q, k, v, causal=case.causal, scale=scale, alignment=case.alignment,
                             window=case.window)
-    bounds = attention_bounds(
-        built.inputs["q"], built.inputs["k"], built.inputs["v"], parts,
-        scale=scale, input_precision=case.input_precision,
-    )
+    bounds = attention_bounds(q, k, v, parts, scale=scale, input_precision=case.input_precision,
+                              dtype=case.torch_dtype)
     return parts, bounds
 
 
-def softmax_visible(case: SoftmaxCase) -> torch.Tensor:
+def softmax_visible(case: SoftmaxCase, device: torch.device | str = "cpu") -> torch.Tensor:
     m, n = case.shape[-2:]
-    seen = visible(m, n, case.alignment, causal=case.causal, window=case.window)
+    seen = visible(m, n, case.alignment, causal=case.causal, window=case.window, device=device)
     return seen.expand(case.shape)
 
 
@@ -62,7 +61,7 @@ def softmax_expected(case: SoftmaxCase, x: torch.Tensor) -> tuple[torch.Tensor, 
     """softmax(x) for the case's scale and mask, and its bound."""
     want = softmax(x, scale=case.scale, causal=case.causal, alignment=case.alignment,
                    window=case.window)
-    bound = softmax_bound(x, want, softmax_visible(case), scale=case.scale,
+    bound = softmax_bound(x, want, softmax_visible(case, x.device), scale=case.scale,
                           out_dtype=case.torch_dtype)
     return want, bound
 

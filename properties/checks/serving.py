@@ -16,6 +16,8 @@ so must a decode step of the case's first three queries over that cache.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import torch
 
 from attnfuzz.properties import backend
@@ -54,18 +56,18 @@ class _Alone:
         self.oracle: dict[tuple[int, int, int], tuple] = {}
         self.prefill: dict[tuple[int, int, int], tuple] = {}
 
-    def _inputs(self, b: int, sq: int, sk: int, which: dict) -> list[torch.Tensor]:
+    def _inputs(self, b: int, sq: int, sk: int, which: Mapping) -> list[torch.Tensor]:
         return [which[r][b:b + 1, :, :n] for r, n in zip("qkv", (sq, sk, sk), strict=True)]
 
     def _expected(self, b: int, sq: int, sk: int) -> tuple:
         if (b, sq, sk) not in self.oracle:
             case = self.case
-            parts = attention_parts(*self._inputs(b, sq, sk, self.built.exact),
-                                    causal=case.causal, scale=case.effective_scale,
+            exact = self._inputs(b, sq, sk, self.built.exact)  # on the oracle's device
+            parts = attention_parts(*exact, causal=case.causal, scale=case.effective_scale,
                                     alignment=case.alignment, window=case.window)
-            bounds = attention_bounds(*self._inputs(b, sq, sk, self.built.inputs), parts,
-                                      scale=case.effective_scale,
-                                      input_precision=case.input_precision)
+            bounds = attention_bounds(*exact, parts, scale=case.effective_scale,
+                                      input_precision=case.input_precision,
+                                      dtype=case.torch_dtype)
             self.oracle[b, sq, sk] = parts, bounds
         return self.oracle[b, sq, sk]
 

@@ -8,7 +8,7 @@ from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import execute, flag
 from attnfuzz.properties.checks.oracle import softmax_expected, softmax_visible
 from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import Built, SoftmaxCase, build
+from attnfuzz.properties.model.cases import Built, SoftmaxCase, build, on_oracle
 from attnfuzz.properties.model.values import GRID
 from attnfuzz.reference import Verdict, compare
 
@@ -19,9 +19,9 @@ def softmax_invariants(
     """Row sums, range, exact zeros where masked, order, finiteness."""
     built = built or build(case, backend.device())
     run = execute(impl, case, built)
-    p = run.results["out"].double().cpu()
+    p = on_oracle(run.results["out"])
     x = built.exact["x"]
-    visible = softmax_visible(case)
+    visible = softmax_visible(case, x.device)
     _, bound = softmax_expected(case, x)
     verdicts = list(run.safety)
     # |sum_j p^_j - 1| <= sum_j |p^_j - p_j| <= sum_j bound_j (rows seeing something).
@@ -61,14 +61,16 @@ def softmax_shift_invariance(
     if case.values.family != "grid":
         raise ValueError("softmax_shift_invariance needs a case with values.family == 'grid'")
     built = built or build(case, backend.device())
-    x = built.inputs["x"]
+    x = built.exact["x"]
     _, limit = GRID[case.torch_dtype]
     gen = torch.Generator().manual_seed(case.values.seed)
     shifts = torch.randint(-int(limit), int(limit) + 1, case.shape[:-1], generator=gen).double()
-    exact_shifted = x.double().cpu() + shifts.unsqueeze(-1)
-    shifted = exact_shifted.to(case.torch_dtype).to(x.device)
-    if not torch.equal(shifted.double().cpu(), exact_shifted):
+    exact_shifted = x + shifts.to(x.device).unsqueeze(-1)
+    # Checked where the oracle is, then the kernel's input is moved once.
+    rounded = exact_shifted.to(case.torch_dtype)
+    if not torch.equal(rounded.double(), exact_shifted):
         raise ValueError("shift invariance: x + c is not exact in the dtype")
+    shifted = rounded.to(built.inputs["x"].device)
     run = execute(impl, case, built)
     sbuilt = Built({"x": shifted}, {"x": exact_shifted}, {"x": shifted})
     srun = execute(impl, case, sbuilt)
@@ -77,5 +79,5 @@ def softmax_shift_invariance(
     return [
         *run.safety,
         *srun.safety,
-        compare("shift invariance", got, run.results["out"].double().cpu(), total),
+        compare("shift invariance", got, on_oracle(run.results["out"]), total),
     ]

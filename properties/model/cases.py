@@ -10,15 +10,18 @@ Strategies draw specs, never tensors: a spec prints readably when Hypothesis
 reports a failure, serialises to JSON for dumps, and ``build`` turns it into
 the same tensors on any machine.  Each built input lives in a NaN-filled
 buffer (see ``layouts``); ``build`` also returns the values as float64 for
-the oracle, equal element for element to what the kernel reads.
+the oracle, equal element for element to what the kernel reads, on the
+oracle's device (``backend.oracle_device``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 
 import torch
 
+from attnfuzz.properties import backend
 from attnfuzz.properties.model.layouts import Layout, materialize
 from attnfuzz.properties.model.values import Values, generate
 
@@ -275,19 +278,53 @@ def _common_labels(case: Case) -> list[str]:
 CASE_TYPES = {c.kind: c for c in (AttentionCase, MatmulCase, SoftmaxCase)}
 
 
+def on_oracle(t: torch.Tensor) -> torch.Tensor:
+    """``t``'s values in float64 on the oracle's device: an implementation's
+    result is moved there once, and compared there."""
+    return t.detach().to(backend.oracle_device(), torch.float64)
+
+
+class Exact(Mapping[str, torch.Tensor]):
+    """Each input's values in float64 on the oracle's device, for the oracle.
+
+    The values are copied when the inputs are built (on the inputs' device, so
+    that a kernel that writes into an input afterwards, as an ``out=`` over an
+    input may, changes nothing here) and moved to the oracle's device on first
+    use, once each.  A Built made only to be saved never touches the oracle's
+    device: a dump is written even after a kernel killed the CUDA context.
+    """
+
+    def __init__(self, tensors: Mapping[str, torch.Tensor]) -> None:
+        self._values = {r: t.detach().to(torch.float64, copy=True) for r, t in tensors.items()}
+        self._moved: set[str] = set()
+
+    def __getitem__(self, role: str) -> torch.Tensor:
+        if role not in self._moved:  # replaced, so that no copy stays behind on the GPU
+            self._values[role] = self._values[role].to(backend.oracle_device())
+            self._moved.add(role)
+        return self._values[role]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
 @dataclass
 class Built:
-    """Kernel inputs (in their layouts) and the same values in float64 for the oracle."""
+    """Kernel inputs (in their layouts) and the same values in float64 for the
+    oracle, on its device (an ``Exact``, or a dict of tensors already there)."""
 
     inputs: dict[str, torch.Tensor]
-    exact: dict[str, torch.Tensor]
+    exact: Mapping[str, torch.Tensor]
     buffers: dict[str, torch.Tensor]
 
 
 def build(case: Case, device: str | torch.device = "cpu") -> Built:
     """Make the case's tensors (its upstream gradients too), each inside a
     NaN-filled buffer on ``device``."""
-    inputs, exact, buffers = {}, {}, {}
+    inputs, buffers = {}, {}
     layouts = case.layouts()
     tensors = {role: (shape, layouts[role]) for role, shape in case.shapes().items()}
     for role, (shape, layout) in {**tensors, **case.grad_outputs()}.items():
@@ -295,15 +332,12 @@ def build(case: Case, device: str | torch.device = "cpu") -> Built:
         placed = materialize(values.to(case.torch_dtype).to(device), layout)
         inputs[role] = placed.tensor
         buffers[role] = placed.buffer
-        exact[role] = placed.tensor.detach().double().cpu()
-    return Built(inputs, exact, buffers)
+    return Built(inputs, Exact(inputs), buffers)
 
 
 def with_inputs(case: Case, tensors: dict[str, torch.Tensor]) -> Built:
     """A Built from saved tensors (replay), keeping their exact strides."""
-    return Built(
-        dict(tensors), {r: t.detach().double().cpu() for r, t in tensors.items()}, dict(tensors)
-    )
+    return Built(dict(tensors), Exact(tensors), dict(tensors))
 
 
 def to_json(case: Case) -> dict[str, object]:
@@ -334,10 +368,12 @@ __all__ = [
     "AttentionCase",
     "Built",
     "Case",
+    "Exact",
     "MatmulCase",
     "SoftmaxCase",
     "build",
     "from_json",
+    "on_oracle",
     "to_json",
     "with_inputs",
 ]

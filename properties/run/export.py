@@ -428,10 +428,13 @@ def _dtypes(expected: dict, names: list[str]) -> list[str]:
 
 def _data(saved: dict[str, torch.Tensor], expected: dict) -> str:
     names = [n for n in ("out", "lse", *GRADS) if n in expected]
-    # Fresh contiguous float64 copies: a view of the oracle's would embed its whole storage.
+    # Fresh contiguous float64 copies on the CPU (the oracle's device may be a
+    # GPU): a view of the oracle's would embed its whole storage.
     fresh = torch.contiguous_format
-    want = {n: expected[n][0].detach().double().clone(memory_format=fresh) for n in names}
-    bound = {n: expected[n][1].detach().double().clone(memory_format=fresh) for n in names}
+    want = {n: expected[n][0].detach().cpu().double().clone(memory_format=fresh)
+            for n in names}
+    bound = {n: expected[n][1].detach().cpu().double().clone(memory_format=fresh)
+             for n in names}
     backward = "dq" in expected
     lines = [
         "# The inputs" + (" and dO, the gradient of the output that the backward is given." if
