@@ -229,3 +229,38 @@ def test_a_failure_found_by_one_campaign_is_replayed_first_by_another(
     (found, _), (_, second_first) = runs
     assert second_first == repr(from_json(found["case"]))
     assert not math.isnan(found["hypothesis_seed"])
+
+
+class _RaisesInBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise IndexError("index 7 is out of bounds in the backward")
+
+
+def attention_raising_in_backward(q, k, v, causal=False, scale=None, **kw):
+    """Right forward (torch's SDPA), a backward that raises."""
+    out = torch.nn.functional.scaled_dot_product_attention(
+        q, k.repeat_interleave(q.shape[1] // k.shape[1], 1),
+        v.repeat_interleave(q.shape[1] // v.shape[1], 1), is_causal=False, scale=scale)
+    return _RaisesInBackward.apply(out)
+
+
+def test_an_exception_in_a_backward_is_a_dumped_crash_even_outside_a_hypothesis_test(tmp_path):
+    from attnfuzz.properties.implementations import Support
+    from attnfuzz.properties.model.cases import AttentionCase
+    from attnfuzz.properties.run import harness
+
+    name = implementations.of_function(
+        attention_raising_in_backward, supports=Support(backward=True)).name
+    case = AttentionCase(hq=2, hkv=1, sq=3, sk=5, backward=True)
+    with pytest.raises(harness.Finding) as caught:
+        harness.check("gradients", name, case,
+                      campaign=harness.Campaign(1, "rerun", dump_dir=tmp_path))
+    finding = caught.value
+    assert finding.kinds == ["crash"] and "IndexError" in str(finding), str(finding)
+    record = json.loads((finding.dump / "case.json").read_text())
+    assert "index 7 is out of bounds in the backward" in record["crash"]
