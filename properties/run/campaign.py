@@ -88,6 +88,7 @@ class RoundState:
     order: int
     signatures: set[str] = field(default_factory=set)
     shapes: set[str] = field(default_factory=set)
+    masks: set[str] = field(default_factory=set)
     layouts: set[str] = field(default_factory=set)
     families: set[str] = field(default_factory=set)
     cases: int = 0  # distinct generated cases
@@ -327,6 +328,7 @@ class Campaign:
         r.cases += 1
         r.reused += outcome["mode"] == "reuse"
         r.shapes.add(outcome["shape"])
+        r.masks.update(label for label in outcome["labels"] if label.startswith("mask: "))
         r.layouts.update(outcome["layouts"])
         if outcome["family"]:
             r.families.add(outcome["family"])
@@ -510,12 +512,13 @@ class Campaign:
         w = max([16, *(len(r.key[0]) + 2 for r in rows)])
         pw = max([10, *(len(r.key[2]) + 2 for r in rows)])
         print(f"{'implementation':<{w}}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}"
-              f"{'shapes':>8}{'layouts':>8}{'values':>7}{'reused':>8}{'compiles':>9}  "
-              f"{'property':<{pw}}worst check")
+              f"{'shapes':>8}{'masks':>6}{'layouts':>8}{'values':>7}{'reused':>8}"
+              f"{'compiles':>9}  {'property':<{pw}}worst check")
         for r in rows:
             reused = f"{100 * r.reused / r.cases:.0f}%" if r.cases else "-"
             print(f"{r.key[0]:<{w}}{r.key[1]:<10}{r.cases:>6}{len(r.findings):>6}"
-                  f"{r.worst:>9.3g}{len(r.shapes):>8}{len(r.layouts):>8}{len(r.families):>7}"
+                  f"{r.worst:>9.3g}{len(r.shapes):>8}{len(r.masks):>6}{len(r.layouts):>8}"
+                  f"{len(r.families):>7}"
                   f"{reused:>8}{r.compiles:>9}  {r.key[2]:<{pw}}{r.check}")
         print(LEGEND)
         unstarted = [r for r in self.rounds if not r.started]
@@ -549,9 +552,10 @@ class Campaign:
 LEGEND = (
     "cases: distinct cases checked (duplicates are not run); fail: findings; worst: the "
     "largest error/bound (over 1 fails);\nshapes: distinct cases apart from their values; "
-    "layouts, values: distinct memory layouts and value families; reused: cases drawn\n"
-    "among compiled specialisations; compiles: kernels compiled or loaded; worst check: "
-    "the output that came nearest its bound"
+    "masks: distinct mask kinds (none, causal either way, windows);\nlayouts, values: "
+    "distinct memory layouts and value families; reused: cases drawn among compiled "
+    "specialisations;\ncompiles: kernels compiled or loaded; worst check: the output that "
+    "came nearest its bound"
 )
 
 
