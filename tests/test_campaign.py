@@ -264,3 +264,20 @@ def test_an_exception_in_a_backward_is_a_dumped_crash_even_outside_a_hypothesis_
     assert finding.kinds == ["crash"] and "IndexError" in str(finding), str(finding)
     record = json.loads((finding.dump / "case.json").read_text())
     assert "index 7 is out of bounds in the backward" in record["crash"]
+
+
+def test_spawned_workers_run_the_campaign_as_forked_ones_do(capsys, tmp_path, monkeypatch):
+    """On a GPU workers are spawned (a fresh interpreter each, which imports
+    the package again and must draw the same cases): the same campaign, the
+    same counts."""
+    from attnfuzz.properties.run import campaign as campaign_module
+
+    argv = ("--impl", "matmul", "--dtype", "float32", "--property", "oracle", "--examples", "4",
+            "--seed", "9", "--jobs", "1", "--dump-dir", str(tmp_path))
+    counts = []
+    for method in ("fork", "spawn"):
+        monkeypatch.setitem(campaign_module.START_METHOD, "interpreter", method)
+        code, out, err, _ = campaign(capsys, *argv)
+        assert code == 0, out + err
+        counts.append(next(ln for ln in out.splitlines() if ln.startswith("matmul ")))
+    assert counts[0] == counts[1]

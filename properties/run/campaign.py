@@ -64,6 +64,10 @@ PRIOR_COST = {"gpu": 2.0, "interpreter": 1.0}
 # A worker that dies before its first message this many times in a row is
 # not restarted again: it cannot even start here.
 MAX_START_FAILURES = 3
+# How workers start: forked on the interpreter (at once, with the parent's
+# imports; its fakes and registrations too); spawned on a GPU, where a fork
+# after CUDA was touched cannot use CUDA.
+START_METHOD = {"interpreter": "fork", "gpu": "spawn"}
 # Without a terminal, a progress line at most this often (seconds).
 PLAIN_PROGRESS_EVERY = 10.0
 
@@ -145,8 +149,7 @@ class Campaign:
         self.tty = sys.stdout.isatty()
         self.last_progress = 0.0
         reuse = plan.where == "gpu"
-        self.context = multiprocessing.get_context("fork" if plan.where == "interpreter"
-                                                   else "spawn")
+        self.context = multiprocessing.get_context(START_METHOD[plan.where])
         threads = 1 if plan.where == "interpreter" else max(1, cores() // plan.jobs)
         self.worker_args = (plan.database, reuse, plan.shrink_seconds, threads)
         self.gpus = _gpu_count() if plan.where == "gpu" else 0
