@@ -259,6 +259,8 @@ class Sequence:
                 f"earlier, {_LOST_CONTEXT[0]}\n  dump of that sequence: {_LOST_CONTEXT[1]}",
                 ["memory"], list(self.steps), [])
         step = len(self.steps)
+        for hook in STEP_HOOKS:
+            hook(case)
         self.steps.append({"rule": rule_name, "case": strict(to_json(case)), "of": of})
         self.cases.append(case)
         self.lines.append(f"step {step}: {words}")
@@ -504,6 +506,9 @@ _FAULT: list[StatefulFailure] = []
 # Calls made in this process, per implementation, that a dump replays first.
 MAX_HISTORY = 200
 _HISTORY: dict[str, collections.deque] = {}
+# Called with each step's case before it runs: a campaign's worker times each
+# call of a sequence with them, as it times a single case.
+STEP_HOOKS: list[Callable[[Case], None]] = []
 
 
 def reset_history() -> None:

@@ -19,6 +19,20 @@ def dump_root() -> Path:
     return Path(os.environ.get("ATTNFUZZ_DUMP_DIR", DEFAULT_DUMP_DIR))
 
 
+def made_directory(path: str | Path, what: str) -> Path:
+    """``path`` as a directory, made if missing; ``ValueError`` naming ``what``
+    (an option, say) in one line if it is a file or cannot be made."""
+    given = str(path)
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{what} {given!r} is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{what} {given!r}: cannot create it ({exc.strerror})") from None
+    return path.resolve()
+
+
 def fresh_dir(path: Path) -> Path:
     """Create ``path``, or ``path-2``, ``path-3``...: two dumps in one second keep both."""
     candidate, n = path, 1
@@ -53,4 +67,4 @@ def lenient(o: object) -> object:
     return o
 
 
-__all__ = ["DEFAULT_DUMP_DIR", "dump_root", "fresh_dir", "lenient", "strict"]
+__all__ = ["DEFAULT_DUMP_DIR", "dump_root", "fresh_dir", "lenient", "made_directory", "strict"]

@@ -324,16 +324,14 @@ def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> lis
 
 def _dump_dir(text: str | None) -> Path | None:
     """``--dump-dir``: a directory, or a path where one can be made."""
+    from attnfuzz.properties.model.dumps import made_directory
+
     if text is None:
         return None
-    path = Path(text)
-    if path.exists() and not path.is_dir():
-        raise UsageError(f"--dump-dir {text!r} is a file, not a directory")
     try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"--dump-dir {text!r}: cannot create it ({exc.strerror})") from None
-    return path.resolve()
+        return made_directory(text, "--dump-dir")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -18,9 +18,10 @@ from __future__ import annotations
 import datetime
 import json
 import os
-from pathlib import Path
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+from attnfuzz.properties.model.dumps import made_directory
 
 DEFAULT_DATABASE = ".attnfuzz/examples"
 # Bumped when the saved cases' JSON changes meaning.
@@ -39,14 +40,7 @@ def open_database(spec: str | None) -> ExampleDatabase | None:
         return None
     if spec.startswith("redis://"):
         return _redis(spec)
-    path = Path(spec)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"database {spec!r} is a file, not a directory")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ValueError(f"database {spec!r}: cannot create it ({exc.strerror})") from None
-    return DirectoryBasedExampleDatabase(str(path))
+    return DirectoryBasedExampleDatabase(str(made_directory(spec, "database")))
 
 
 def _redis(spec: str) -> ExampleDatabase:

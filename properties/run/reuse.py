@@ -5,7 +5,8 @@ integer argument (a length, a stride, a pointer's address), on whether it is
 1 and whether it is divisible by 16.  Nearly every freely drawn case meets a
 new specialisation and pays a compile (a second or more, against tens of
 milliseconds for the call and its oracle).  ``near`` draws cases around one
-that has run: its lengths moved by whole multiples of 16 and new values.
+that has run: its lengths, batch and heads moved by whole multiples of 16,
+and new values.
 Every stride and element offset of a layout is an integer polynomial in the
 case's dimensions, and P(x + 16j) = P(x) (mod 16) for any such polynomial,
 so every divisibility the specialisation saw is kept; a length of 1 is never
@@ -75,7 +76,12 @@ def _near_attention(draw: st.DrawFn, case: AttentionCase, limit: int) -> Attenti
     d = draw(_shift(min(case.sq, case.sk), limit - abs(case.sq - case.sk)))
     if case.sq <= 1 or case.sk <= 1:
         d = 0
-    return replace(case, sq=case.sq + d, sk=case.sk + d, values=draw(_values(case)))
+    # Batch and KV heads move by at most one step: each step multiplies the work.
+    group = case.hq // case.hkv if case.hkv else 1
+    hkv = draw(_moves(case.hkv, case.hkv + STEP))
+    return replace(case, sq=case.sq + d, sk=case.sk + d,
+                   batch=draw(_moves(case.batch, case.batch + STEP)), hkv=hkv, hq=hkv * group,
+                   values=draw(_values(case)))
 
 
 @st.composite
@@ -94,7 +100,10 @@ def _near_softmax(draw: st.DrawFn, case: SoftmaxCase, limit: int) -> SoftmaxCase
 
 
 def _values(case: Case):
-    return st.integers(0, 2**31 - 1).map(lambda seed: replace(case.values, seed=seed))
+    """New values of the case's family (a property may need that one) at any scale."""
+    return st.builds(lambda scale, seed: replace(case.values, scale=scale, seed=seed),
+                     st.sampled_from([case.values.scale, 1.0, 0.1, 3.0, 10.0]),
+                     st.integers(0, 2**31 - 1))
 
 
 _NEAR = {

@@ -31,6 +31,14 @@ from dataclasses import dataclass, field
 # The share of a visit's time spent on cases drawn from the whole space (each
 # new specialisation compiles); the rest checks cases among compiled ones.
 EXPLORE_SHARE = 0.3
+# Examples of one Hypothesis run in a timed visit, which then goes on in a
+# new run: Hypothesis tunes how it generates (how much it mutates earlier
+# examples) to its max_examples, and at millions it repeats near-identical
+# cases; at its default of 100 it spreads them.
+RUN_EXAMPLES = 100
+# Cases drawn near come from at least this many explored ones: near one or
+# two, a round would check one shape's values over and over.
+MIN_POOL = 4
 
 
 class _Over(BaseException):
@@ -130,6 +138,7 @@ class Worker:
             def switch(mode=mode, explore=explore_time, reused=reuse_time, t0=t0, pool=pool):
                 return _switch(mode, explore, reused, t0, pool, self.reuse)
 
+            before = stats["generated"]
             outcome = self._run(v, mode, list(pool), run, stats, switch)
             spent = time.monotonic() - t0
             if mode == "explore":
@@ -137,8 +146,14 @@ class Worker:
             else:
                 reuse_time += spent
             run += 1
+            if outcome == "ran":
+                # Hypothesis ran its examples: another run (another seed) goes on,
+                # unless this one found nothing new (the space is exhausted).
+                if stats["generated"] > before:
+                    continue
+                stats["exhausted"] = mode == "explore"
+                break
             if outcome != "switch":
-                stats["exhausted"] = outcome == "exhausted" and mode == "explore"
                 break
             mode = "reuse" if mode == "explore" else "explore"
         self.send("visit_end", stats)
@@ -165,7 +180,7 @@ class Worker:
     def _run(self, v: Visit, mode: str, pool: list, run: int, stats: dict,
              switch: Callable[[], bool]) -> str:
         """One Hypothesis run; 'over' (time or cases), 'switch' (to the other mode),
-        'exhausted' (Hypothesis ran out of cases), or 'failed'."""
+        'ran' (Hypothesis ran all its examples), or 'failed'."""
         from hypothesis import HealthCheck, Phase, Verbosity, given, settings
         from hypothesis import seed as hseed
 
@@ -182,10 +197,12 @@ class Worker:
                 limit = min(limit, impl.support.max_seq)
             cases = reuse.near(pool, limit)
         failing: list = []
+        calls = [0]  # cases this Hypothesis run has checked
 
         @hseed(v.seed + 7919 * run)
         @settings(
-            max_examples=v.max_cases * 20 if v.max_cases else 10**9, deadline=None,
+            max_examples=v.max_cases - stats["generated"] if v.max_cases else RUN_EXAMPLES,
+            deadline=None,
             database=None, derandomize=False, phases=(Phase.generate, Phase.target, Phase.shrink),
             suppress_health_check=list(HealthCheck), print_blob=False,
             report_multiple_bugs=False, verbosity=Verbosity.quiet,
@@ -208,7 +225,10 @@ class Worker:
             if not failing:
                 v.seen.add(sig)
                 stats["generated"] += 1
-                if mode == "explore" and self.reuse:
+                calls[0] += 1
+                # Not a run's first case: Hypothesis' simplest (every length 1), which
+                # no move can change, would fill the pool with one case's values.
+                if mode == "explore" and self.reuse and calls[0] > 1:
                     self.warm.setdefault(v.round, []).append(case)
 
         try:
@@ -225,7 +245,7 @@ class Worker:
             for failure in found:
                 self._report(v, failure, failing[-1] if failing else None)
             return "failed"
-        return "exhausted" if not _over(v, stats["generated"]) else "over"
+        return "over" if _over(v, stats["generated"]) else "ran"
 
     def _cancelled(self) -> bool:
         """Whether the campaign has called this visit off (another worker found its bug)."""
@@ -280,11 +300,18 @@ class Worker:
         """A property of call sequences runs its own state machine: ``examples``
         calls' worth of sequences, its failure dumped as ``sequence.json``."""
         from attnfuzz.properties import checks
+        from attnfuzz.properties.checks import stateful
+        from attnfuzz.properties.model.cases import to_json
         from attnfuzz.properties.run import harness
 
         impl, dtype, prop = v.round
         examples = v.max_cases or v.min_cases
+
+        def step(case) -> None:  # each call of a sequence is timed as a case is
+            self.send("start", {"case": to_json(case), "mode": "sequence"})
+
         self.send("start", {"case": None, "mode": "sequence"})
+        stateful.STEP_HOOKS.append(step)
         t0 = time.monotonic()
         try:
             checks.get(prop).sequences(impl, dtype, examples, v.seed)
@@ -300,6 +327,7 @@ class Worker:
                 "replayed": False,
             })
         finally:
+            stateful.STEP_HOOKS.remove(step)
             self.send("case", {"signature": None, "shape": None, "mode": "sequence",
                                "labels": [], "layouts": [], "family": None, "calls": examples,
                                "seconds": time.monotonic() - t0, "compiles": 0, "ratio": 0.0,
@@ -327,7 +355,7 @@ def _switch(mode: str, explore: float, reuse: float, start: float, pool: list,
         reuse += spent
     total = explore + reuse
     if mode == "explore":
-        return bool(pool) and explore > EXPLORE_SHARE * total
+        return len(pool) >= MIN_POOL and explore > EXPLORE_SHARE * total
     return explore < EXPLORE_SHARE * total
 
 
