@@ -189,6 +189,20 @@ def test_a_bad_backend_variable_is_one_line(tmp_path):
     assert "'bogus'" in message(proc.stderr)
 
 
+def test_the_command_never_imports_pytest(tmp_path):
+    """pytest is the plugin's (the test extra): the command runs where it is missing.
+    tests/test_packaging.py checks the same on the installed wheel, given the index."""
+    blocked = ("import sys; sys.modules['pytest'] = None; "
+               "from attnfuzz.properties.run import cli; sys.exit(cli.main(sys.argv[1:]))")
+    proc = subprocess.run(
+        [sys.executable, "-c", blocked, "run", *TINY, "--examples", "1", "--dump-dir",
+         str(tmp_path)],
+        env={**os.environ, "OMP_NUM_THREADS": "1"}, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 failing implementation/dtype pairs" in summary(proc.stdout), proc.stdout
+
+
 def test_a_crashing_implementation_is_a_finding_and_the_campaign_goes_on(
     capsys, tmp_path, fakes
 ):

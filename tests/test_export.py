@@ -479,6 +479,83 @@ def _one_line(err: str) -> str:
     return lines[0]
 
 
+# What a user had at the path given to --export: not a script of ours.
+THEIRS = b"def attention(q, k, v):\n    return q  # the user's own kernel\n"
+
+
+def test_an_existing_file_is_refused_and_left_byte_for_byte(capsys, tmp_path, monkeypatch):
+    dump = _user_dump(tmp_path, "attnfuzz")
+    monkeypatch.chdir(tmp_path)
+    theirs = tmp_path / "myattn.py"
+    theirs.write_bytes(THEIRS)
+    with pytest.raises(export.FileExistsExportError, match="myattn.py") as refused:
+        export.export(dump, theirs)
+    assert refused.value.path == theirs
+    assert theirs.read_bytes() == THEIRS
+    code = cli.main(["replay", str(dump), "--export", "myattn.py"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, ""), out + err
+    assert _one_line(err) == ("attnfuzz replay: error: --export myattn.py: the file exists "
+                              "(--force overwrites it)")
+    assert theirs.read_bytes() == THEIRS
+
+
+def test_a_file_that_appears_while_the_script_is_made_is_refused(tmp_path, monkeypatch):
+    # Making the script (the oracles) takes a while: a file written meanwhile
+    # must survive too, so no check before making it can stand in for the write's own.
+    dump = _user_dump(tmp_path, "attnfuzz")
+    theirs = tmp_path / "myattn.py"
+    make = export.script
+
+    def slow_script(*args, **kwargs):
+        text = make(*args, **kwargs)
+        theirs.write_bytes(THEIRS)
+        return text
+
+    monkeypatch.setattr(export, "script", slow_script)
+    with pytest.raises(export.FileExistsExportError):
+        export.export(dump, theirs)
+    assert theirs.read_bytes() == THEIRS
+
+
+def test_force_overwrites_an_existing_file(capsys, tmp_path, monkeypatch):
+    dump = _user_dump(tmp_path, "attnfuzz")
+    monkeypatch.chdir(tmp_path)
+    theirs = tmp_path / "repro.py"
+    theirs.write_bytes(THEIRS)
+    code = cli.main(["replay", str(dump), "--export", "repro.py", "--force"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert out == "wrote repro.py: python3 repro.py\n"
+    assert theirs.read_text() == export.script(dump, name="repro.py")
+    theirs.write_bytes(THEIRS)
+    assert export.export(dump, theirs, force=True) == theirs
+    assert theirs.read_text() == export.script(dump, name="repro.py")
+
+
+def test_a_directory_is_one_line_even_with_force(capsys, tmp_path):
+    dump = _user_dump(tmp_path, "attnfuzz")
+    folder = tmp_path / "out"
+    folder.mkdir()
+    for force in ([], ["--force"]):
+        code = cli.main(["replay", str(dump), "--export", str(folder), *force])
+        out, err = capsys.readouterr()
+        assert (code, out) == (2, ""), (force, out + err)
+        line = _one_line(err)
+        # Not "exists (--force overwrites it)": --force cannot make a directory a file.
+        assert line == f"attnfuzz replay: error: {folder}: cannot write the script (a directory)"
+    assert folder.is_dir() and not list(folder.iterdir())
+
+
+def test_force_without_export_is_one_line(capsys, tmp_path):
+    dump = _user_dump(tmp_path, "attnfuzz")
+    code = cli.main(["replay", str(dump), "--force"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, ""), out + err
+    assert _one_line(err) == ("attnfuzz replay: error: --force applies to --export only "
+                              "(a replay writes no file)")
+
+
 def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
     good = _user_dump(tmp_path, "attnfuzz")
     metamorphic = harness.write_dump("metamorphic", f"{MODULE}:mine@attnfuzz", CASES["attnfuzz"],

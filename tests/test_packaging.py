@@ -4,8 +4,9 @@ The repository keeps kernels/, reference/ and properties/ at its top level, but
 the wheel must install them only as ``attnfuzz.*``: a top-level ``kernels``
 would overwrite and shadow Hugging Face's ``kernels`` (used with transformers).
 
-The install test needs the package index (for the hub's ``kernels``): without
-it, it fails under CI (which has the index) and skips elsewhere.
+The install tests need the package index (for the hub's ``kernels``, and for
+attnfuzz's own dependencies where the wheel is installed alone): without it,
+they fail under CI (which has the index) and skip elsewhere.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import venv
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -217,16 +218,22 @@ class Fresh(NamedTuple):
     scripts: Path
 
 
+def _unavailable(msg: str) -> None:
+    """Fail under CI, which has what the install tests need, and skip elsewhere."""
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        pytest.fail(msg, pytrace=False)
+    pytest.skip(msg)
+
+
 def _need_index() -> None:
     """Fail (under CI, which has the index) or skip unless the index serves the hub."""
     query = [*PIP, "index", "versions", "kernels", "--timeout", "15", "--retries", "1"]
     probe = subprocess.run(query, capture_output=True, text=True, timeout=120)
     if probe.returncode == 0:
         return
-    msg = f"the package index is unreachable or lacks the hub's kernels:\n{probe.stderr.strip()}"
-    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
-        pytest.fail(msg, pytrace=False)
-    pytest.skip(msg)
+    _unavailable(
+        f"the package index is unreachable or lacks the hub's kernels:\n{probe.stderr.strip()}"
+    )
 
 
 def _outer_dirs() -> list[str]:
@@ -426,3 +433,45 @@ def test_cli_entry_point(fresh: Fresh) -> None:
     assert command.read_text().splitlines()[0] == f"#!{fresh.python}"
     done = _run([str(command), "--help"], "attnfuzz --help", env=_env(fresh), cwd=fresh.root)
     assert done.stdout.startswith("usage: attnfuzz")
+
+
+# The CPU build that .ci/run installs from local disk (pip's find-links).
+TORCH = "torch==2.13.0"
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[Fresh]:
+    """A venv with the wheel installed as a user installs it: no extras, its
+    dependencies resolved by pip, nothing of this environment on the path."""
+    _need_index()
+    root = tmp_path_factory.mktemp("bare-venv")
+    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(root)
+    python = root / "bin" / "python"
+    show = "import json, sysconfig; print(json.dumps(sysconfig.get_paths()))"
+    paths = json.loads(_run([str(python), "-I", "-c", show], "bare venv paths").stdout)
+    # --no-compile: byte-compiling torch's files took most of a minute of the
+    # two CI cores; the one run below compiles only what it imports.
+    target = [*PIP, "--python", str(python), "install", "--only-binary=:all:", "--no-compile"]
+    # From local disk only (--no-index): from the index, pip would take a
+    # multi-GB CUDA build.  Its own dependencies come with the wheel's below.
+    local = subprocess.run([*target, "--no-index", "--no-deps", TORCH],
+                           capture_output=True, text=True, timeout=300)
+    if local.returncode:
+        _unavailable(f"{TORCH} is not on local disk (pip's find-links):\n{local.stderr.strip()}")
+    _run([*target, str(wheel), TORCH], "installing the attnfuzz wheel without extras")
+    yield Fresh(root, python, Path(paths["purelib"]), Path(paths["scripts"]))
+    shutil.rmtree(root, ignore_errors=True)  # over 1 GB, torch and triton mostly
+
+
+def test_the_command_runs_without_pytest(bare: Fresh, tmp_path: Path) -> None:
+    # pytest is the plugin's alone (the test extra): the command must not need it.
+    probe = subprocess.run([str(bare.python), "-I", "-c", "import pytest"],
+                           capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 1, probe.stdout + probe.stderr
+    assert "No module named 'pytest'" in probe.stderr, probe.stderr
+    argv = [str(bare.scripts / "attnfuzz"), "run", "--impl", "matmul", "--dtype", "float32",
+            "--examples", "1"]
+    env = {**_env(bare), "OMP_NUM_THREADS": "1"}
+    assert not tmp_path.resolve().is_relative_to(ROOT)  # no checkout to import from
+    done = _run(argv, "attnfuzz run in a venv without pytest", env=env, cwd=tmp_path)
+    assert "0 failing implementation/dtype pairs" in done.stdout, done.stdout

@@ -227,8 +227,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--export", metavar="FILE", default=None,
         help="write the case as a self-contained Python script (torch only) for a bug report, "
-        "instead of replaying it (runs nothing, so a GPU dump exports on any machine)",
+        "instead of replaying it (runs nothing, so a GPU dump exports on any machine); "
+        "an existing FILE is refused",
     )
+    rep.add_argument("--force", action="store_true",
+                     help="with --export: overwrite FILE if it exists")
 
     mut = sub.add_parser(
         "mutants",
@@ -395,11 +398,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
     from attnfuzz.properties.run import harness
 
+    if args.force and not args.export:
+        raise UsageError("--force applies to --export only (a replay writes no file)")
     if args.export:
         from attnfuzz.properties.run import export
 
         try:
-            written = export.export(args.path, args.export)
+            written = export.export(args.path, args.export, force=args.force)
+        except export.FileExistsExportError:
+            why = f"--export {args.export}: the file exists (--force overwrites it)"
+            raise UsageError(why) from None
         except harness.DumpError as exc:  # ExportError too
             raise UsageError(str(exc)) from None
         print(f"wrote {written}: python3 {shlex.quote(str(written))}")

@@ -81,19 +81,44 @@ class ExportError(DumpError):
     """A dump that has no script (or a script that cannot be written); one line."""
 
 
-def export(path: str | Path, out_file: str | Path) -> Path:
+class FileExistsExportError(ExportError):
+    """``out_file`` exists and ``force`` was not given; ``path`` is that file."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path}: the file exists (force=True overwrites it)")
+        self.path = path
+
+
+def export(path: str | Path, out_file: str | Path, *, force: bool = False) -> Path:
     """Write the dump at ``path`` as a self-contained reproducer script ``out_file``.
 
-    Nothing is run: a GPU dump exports on a CPU machine.  Raises ``DumpError``
-    for what is not a dump and ``ExportError`` (a ``DumpError``) for a dump
-    that cannot be exported or a file that cannot be written; the message
-    says why in one line.  Returns ``out_file`` as a ``Path``.
+    Nothing is run: a GPU dump exports on a CPU machine.  An existing
+    ``out_file`` is left as it is (``FileExistsExportError``) unless ``force``.
+    Raises ``DumpError`` for what is not a dump and ``ExportError`` (a
+    ``DumpError``) for a dump that cannot be exported or a file that cannot be
+    written; the message says why in one line.  Returns ``out_file`` as a ``Path``.
     """
     out = Path(out_file)
     text = script(path, name=out.name)
+    # "x" creates the file or fails, in one system call: a file that appears
+    # between a check and the write (the user's, or another export's) is never
+    # truncated.  The name is a user's choice, often that of the kernel under test.
     try:
-        out.write_text(text)
+        f = out.open("w" if force else "x", encoding="utf-8")
+    except FileExistsError:
+        if out.is_dir():
+            raise ExportError(f"{out}: cannot write the script (a directory)") from None
+        raise FileExistsExportError(out) from None
+    except IsADirectoryError:
+        raise ExportError(f"{out}: cannot write the script (a directory)") from None
     except OSError as exc:
+        raise ExportError(f"{out}: cannot write the script ({exc.strerror or exc})") from None
+    try:
+        with f:
+            f.write(text)
+    except OSError as exc:
+        if not force:  # the file is this call's: a half script would block the retry
+            out.unlink(missing_ok=True)
         raise ExportError(f"{out}: cannot write the script ({exc.strerror or exc})") from None
     return out
 
@@ -895,4 +920,4 @@ def _main(record: dict, name: str, backward: bool = False) -> str:
             .replace("@AGREE@\n", _GRADIENT_AGREE.lstrip("\n") if backward else ""))
 
 
-__all__ = ["ExportError", "export", "script"]
+__all__ = ["ExportError", "FileExistsExportError", "export", "script"]
