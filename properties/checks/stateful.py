@@ -260,7 +260,7 @@ class Sequence:
                 ["memory"], list(self.steps), [])
         step = len(self.steps)
         for hook in STEP_HOOKS:
-            hook(case)
+            hook("step", case)
         self.steps.append({"rule": rule_name, "case": strict(to_json(case)), "of": of})
         self.cases.append(case)
         self.lines.append(f"step {step}: {words}")
@@ -321,6 +321,8 @@ class Sequence:
         earlier = f", after {len(self.before)} earlier calls in this process" if self.before \
             else ""
         lines += [f"  the sequence (steps from 0{earlier}):", *(f"    {s}" for s in self.lines)]
+        for hook in STEP_HOOKS:
+            hook("failure", self.cases[step])
         return StatefulFailure("\n".join(lines), kinds, [dict(s) for s in self.steps], bad)
 
 
@@ -506,9 +508,11 @@ _FAULT: list[StatefulFailure] = []
 # Calls made in this process, per implementation, that a dump replays first.
 MAX_HISTORY = 200
 _HISTORY: dict[str, collections.deque] = {}
-# Called with each step's case before it runs: a campaign's worker times each
-# call of a sequence with them, as it times a single case.
-STEP_HOOKS: list[Callable[[Case], None]] = []
+# Called with ("step", case) before each step runs and ("failure", case) when
+# one fails: a campaign's worker times each call of a sequence with them, as
+# it times a single case, and ends a timed visit between calls, never while
+# a failure shrinks.
+STEP_HOOKS: list[Callable[[str, Case], None]] = []
 
 
 def reset_history() -> None:

@@ -232,15 +232,11 @@ class Campaign:
         return max(1.0, left * len(self.slots) / max(1, len(live)))
 
     def _visit(self, slot: Slot, r: RoundState, share: float) -> dict:
-        from attnfuzz.properties import checks
 
         now = time.time()
         until = min(now + share, self.deadline)
         r.committed += min(share, max(0.0, self.deadline - now))
         min_cases = self.min_cases if not r.started else 1
-        if checks.get(r.key[2]).sequences is not None and self.plan.examples is None:
-            # A state machine is given calls, not time: what the share affords.
-            min_cases = max(self.min_cases, int(share / self._estimate(r)))
         first = not r.started
         r.started = True
         r.visits += 1

@@ -305,9 +305,16 @@ class Worker:
         from attnfuzz.properties.run import harness
 
         impl, dtype, prop = v.round
-        examples = v.max_cases or v.min_cases
+        examples = v.max_cases or RUN_EXAMPLES * checks.STATEFUL_STEPS
+        calls, failed = [0], []
 
-        def step(case) -> None:  # each call of a sequence is timed as a case is
+        def step(event: str, case) -> None:  # each call of a sequence is timed as a case is
+            if event == "failure":
+                failed.append(case)
+                return
+            if v.max_cases is None and not failed and _over(v, calls[0]):
+                raise _Over("over")  # a timed visit ends between calls
+            calls[0] += 1
             self.send("start", {"case": to_json(case), "mode": "sequence"})
 
         self.send("start", {"case": None, "mode": "sequence"})
@@ -315,6 +322,8 @@ class Worker:
         t0 = time.monotonic()
         try:
             checks.get(prop).sequences(impl, dtype, examples, v.seed)
+        except _Over:
+            pass
         except Exception as exc:
             failures = harness.failures_of(exc)
             if failures is None:
@@ -329,10 +338,10 @@ class Worker:
         finally:
             stateful.STEP_HOOKS.remove(step)
             self.send("case", {"signature": None, "shape": None, "mode": "sequence",
-                               "labels": [], "layouts": [], "family": None, "calls": examples,
+                               "labels": [], "layouts": [], "family": None, "calls": calls[0],
                                "seconds": time.monotonic() - t0, "compiles": 0, "ratio": 0.0,
                                "check": "", "passed": True, "description": ""})
-        self.send("visit_end", {"generated": examples, "exhausted": False})
+        self.send("visit_end", {"generated": calls[0], "exhausted": False})
 
 
 def _over(v: Visit, generated: int) -> bool:
