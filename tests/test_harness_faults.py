@@ -147,6 +147,6 @@ def test_the_campaign_goes_on_for_the_other_implementations_in_a_new_worker(
     out = capfd.readouterr().out
     assert code == 1, out
     assert "1 memory (" in out and re.search(r"^faulty_for_tests\s+float32\s+1\s+1\b", out, re.M)
-    # The worker that lost its context was replaced: matmul ran 2 cases per property
-    # (6), after the faulting case (1).
-    assert re.search(r"^7 cases in .*1 failing implementation/dtype pair", out, re.M), out
+    # The worker that lost its context was replaced: matmul ran 2 cases in each
+    # of oracle and bad_out and a sequence of 5 calls, after the faulting case.
+    assert re.search(r"^10 cases in .*1 failing implementation/dtype pair", out, re.M), out
