@@ -95,7 +95,10 @@ def dumps(out: str) -> list[str]:
 
 
 def summary(out: str) -> str:
-    return out.strip().splitlines()[-1]
+    """The summary's count line; the next step follows it."""
+    lines = out.strip().splitlines()
+    assert lines[-1].startswith("next: "), out
+    return lines[-2]
 
 
 # Each row would run a tiny campaign if it were accepted, so a miss costs little.
@@ -310,6 +313,8 @@ def test_a_campaign_dump_is_strict_json_with_the_campaign_seed(capsys, tmp_path,
         "--seed", "77", "--dump-dir", str(tmp_path),
     )
     (dump,) = dumps(out)
+    # The last line says what to do with it.
+    assert out.strip().splitlines()[-1].startswith(f"next: attnfuzz replay {shlex.quote(dump)}")
     record = _strict((Path(dump) / "case.json").read_text())
     assert record["hypothesis_seed"] == 77
     assert record["diagnosis"][0]["got"] == "nan"

@@ -545,7 +545,22 @@ class Campaign:
             print("interrupted: the summary holds what ran before Ctrl-C")
         print(f"{cases} cases in {elapsed:.0f}s, {failing} failing implementation/dtype "
               f"pair{'' if failing == 1 else 's'}; seed {self.plan.seed}")
+        print(self._next_step(findings))
         return 1 if failing else 0
+
+    def _next_step(self, findings: list[dict]) -> str:
+        """The summary's last line: what to do now."""
+        dumped = [f["dump"] for f in findings if f.get("dump")]
+        if dumped:
+            d = shlex.quote(dumped[0])
+            return (f"next: attnfuzz replay {d} (reruns it; exits 0 once fixed), or "
+                    f"attnfuzz replay {d} --export repro.py (a standalone script to report it)")
+        if self.interrupted or any(not r.started for r in self.rounds):
+            return "next: a longer --seconds reaches the rounds not started"
+        if all(":" not in r.key[0] for r in self.rounds):
+            return ("next: fuzz your own attention function: attnfuzz run --impl "
+                    "my_attention.py:my_attention --convention flash_attn (see the README)")
+        return "next: a longer --seconds, or --seed N for other cases"
 
 
 LEGEND = (
