@@ -68,8 +68,10 @@ MAX_START_FAILURES = 3
 # imports; its fakes and registrations too); spawned on a GPU, where a fork
 # after CUDA was touched cannot use CUDA.
 START_METHOD = {"interpreter": "fork", "gpu": "spawn"}
-# Without a terminal, a progress line at most this often (seconds).
+# Without a terminal, a progress line at most this often (seconds); on one,
+# the line is rewritten in place at most this often.
 PLAIN_PROGRESS_EVERY = 10.0
+TTY_PROGRESS_EVERY = 0.25
 
 
 @dataclass
@@ -482,7 +484,7 @@ class Campaign:
 
     def _progress(self) -> None:
         now = time.monotonic()
-        if not self.tty and now - self.last_progress < PLAIN_PROGRESS_EVERY:
+        if now - self.last_progress < (TTY_PROGRESS_EVERY if self.tty else PLAIN_PROGRESS_EVERY):
             return
         self.last_progress = now
         cases = sum(r.cases for r in self.rounds)
