@@ -4,11 +4,16 @@ Each strategy is small and documented with what it generates; choices are
 listed simplest first, so shrinking walks towards the smallest failing case
 (one batch, one head, short sequences, head dim 16, contiguous, normal
 values).  Sizes cluster around the kernels' block sizes (block - 1, block,
-block + 1), where masking and loop-tail bugs live.
+block + 1), where masking and loop-tail bugs live.  A draw that pins a floor
+or a few values (a causal regime's lengths, a block edge, a length past a
+block, a wide batch) is its small kind once in ``SMALL_ODDS``, which the
+shrinker reaches in one step keeping what was drawn: no draw leaves a floor
+under the smallest failing case.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from hypothesis import strategies as st
@@ -29,6 +34,35 @@ from attnfuzz.properties.model.values import FAMILIES, Values
 
 # Block edges used by the kernels on either backend (16 is tl.dot's minimum).
 BLOCK_EDGES = (16, 32, 64, 128)
+# A draw that pins a floor or a few values is lifted to them but for one draw
+# in SMALL_ODDS, its small kind: the same choices over every count from 1 up
+# (a lifted value is one of those too).  Being lifted is a choice of its own,
+# drawn first, that shrinks to not being lifted: a failing case first keeps
+# what it drew, then shrinks past the floor in the same branch, where Hypothesis
+# would otherwise stop (it only lowers a choice, and a lower branch of a
+# ``one_of`` reads the choices after it as its own).
+SMALL_ODDS = 16
+
+
+def _lifted() -> st.SearchStrategy[bool]:
+    return st.sampled_from(range(SMALL_ODDS)).map(bool)
+
+
+def _within(low: int, high: int, widest: tuple[int, int]) -> st.SearchStrategy[int]:
+    # [low, high], or unlifted ``widest``, which holds it.
+    return _lifted().flatmap(lambda lifted: st.integers(*((low, high) if lifted else widest)))
+
+
+def _one_of_values(values: Sequence[int], lowest: int = 1) -> st.SearchStrategy[int]:
+    # One of ``values``, or unlifted any count from ``lowest`` up to one: the
+    # value is a choice of its own (a single one when lifted), so that it stays
+    # when the draw is no longer lifted, and then shrinks below the list.
+    if not values:
+        return st.nothing()
+    return st.tuples(_lifted(), st.sampled_from(values)).flatmap(
+        lambda drawn: st.integers(drawn[1] if drawn[0] else lowest, drawn[1]))
+
+
 # Up to the 256 the kernels accept; 129 is one past a padded width (tiles of
 # the head dim are powers of two).
 HEAD_DIMS = (16, 1, 8, 24, 32, 40, 64, 72, 80, 96, 112, 128, 129, 160, 192, 256)
@@ -43,8 +77,8 @@ LONG_DECODE_KEYS = 4099
 # buffers sized by B * Hkv * tiles (merge counters, split partials) pass a
 # thousand only here (in about a third of them: the edges are drawn half the
 # time).  The oracle's logits stay under WIDE_LOGITS.
-WIDE_BATCH = st.one_of(st.integers(9, 48), st.sampled_from([33, 64]))
-WIDE_KV_HEADS = st.one_of(st.integers(5, 40), st.sampled_from([31, 32, 40]))
+WIDE_BATCH = st.one_of(_within(9, 48, (1, 48)), _one_of_values([33, 64]))
+WIDE_KV_HEADS = st.one_of(_within(5, 40, (1, 40)), _one_of_values([31, 32, 40]))
 WIDE_ROWS = 16
 WIDE_KEYS = 129
 WIDE_LOGITS = 2**23
@@ -70,25 +104,28 @@ GROUPS = (1, 2, 3, 4, 5, 8)
 
 def seq_lens(max_len: int = 130) -> st.SearchStrategy[int]:
     """Sequence lengths: tiny ones, block edges +-1, primes, and any length past
-    one 64-row block (where a second query block starts), up to ``max_len``."""
+    one 64-row block (where a second query block starts), up to ``max_len``;
+    one edge, prime or length past a block in ``SMALL_ODDS`` is any length up
+    to it instead."""
     edges = sorted({e + d for e in BLOCK_EDGES for d in (-1, 0, 1) if 1 <= e + d <= max_len})
-    options = [st.integers(1, min(8, max_len)), st.sampled_from(edges)]
+    options = [st.integers(1, min(8, max_len)), _one_of_values(edges)]
     primes = [p for p in PRIMES if p <= max_len]
     if primes:
-        options.append(st.sampled_from(primes))
+        options.append(_one_of_values(primes))
     if max_len > 65:
-        options.append(st.integers(65, max_len))
+        options.append(_within(65, max_len, (1, max_len)))
     return st.one_of(*options)
 
 
 def windows(sq: int, sk: int) -> st.SearchStrategy[tuple[int | None, int | None] | None]:
     """Sliding windows (left, right) for Sq queries over Sk keys: sides of 0, 1,
     block edges +-1, a few keys, and as wide as the sequence or wider, or
-    unlimited (None); never both unlimited (that is no window)."""
+    unlimited (None); never both unlimited (that is no window).  One side at a
+    block edge or as wide as the sequence in ``SMALL_ODDS`` is any narrower one."""
     longest = max(sq, sk)
     side = st.one_of(st.sampled_from([0, 1]), st.integers(0, max(2, longest // 4)),
-                     st.sampled_from([e + d for e in BLOCK_EDGES[:3] for d in (-1, 0, 1)]),
-                     st.sampled_from([max(0, longest - 1), longest, longest + 3]), st.none())
+                     _one_of_values([e + d for e in BLOCK_EDGES[:3] for d in (-1, 0, 1)], 0),
+                     _one_of_values([max(0, longest - 1), longest, longest + 3], 0), st.none())
     return st.tuples(side, side).filter(lambda w: w != (None, None))
 
 
@@ -324,7 +361,8 @@ def _attention_cases(
     long_lengths, wide, window, max_tiles,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
-    regime = draw(st.sampled_from(DECODE_REGIMES if decode else REGIMES)) if regimes else "any"
+    regime_names = DECODE_REGIMES if decode else REGIMES
+    regime = draw(st.sampled_from(regime_names)) if regimes else "any"
     d = draw(head_dim)
     spread = False  # a wide or long draw: sized by budgets of its own
     if wide and draw(st.integers(0, 7)) == 7:
@@ -339,15 +377,11 @@ def _attention_cases(
     elif long_lengths and draw(st.integers(0, 5)) == 5:
         spread = True
         b, hkv = 1, 1
-        lengths = st.sampled_from(long_lengths)
+        lengths = _one_of_values(long_lengths)
         sq_ = draw(lengths) if not decode else draw(sq)
-        sk_ = sq_ if sk == "same" else draw(lengths if not decode else st.integers(
-            max(long_lengths), LONG_DECODE_KEYS))
+        sk_ = sq_ if sk == "same" else draw(lengths if not decode else _within(
+            max(long_lengths), LONG_DECODE_KEYS, (1, LONG_DECODE_KEYS)))
         dv, (causal, alignment), scale = d, draw(masks), None
-    elif regime != "any":
-        sq_, sk_ = draw(_regime_lengths(regime, min(max_seq, DECODE_MAX_ROWS) if decode
-                                        else max_seq))
-        dv, (causal, alignment), scale = d, (True, "bottom_right"), None
     else:
         sq_ = draw(sq)
         sk_ = sq_ if sk == "same" else draw(sk if sk is not None else
@@ -363,6 +397,15 @@ def _attention_cases(
         causal, alignment = draw(masks)
         # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
         scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
+        # A regime's case draws a free one's choices too, and a free case every
+        # regime's: shrinking the regime (to "any" last) then leaves every later
+        # choice where it was, and the case goes on shrinking in its new regime.
+        if regimes:
+            lengths = draw(_regime_lengths(
+                regime_names, min(max_seq, DECODE_MAX_ROWS) if decode else max_seq))
+            if regime != "any":
+                sq_, sk_ = lengths[regime]
+                dv, (causal, alignment), scale = d, (True, "bottom_right"), None
     if max_tiles is not None and not spread:
         b, hkv = _fit_tiles(b, hkv, g * _blocks(sq_) * _blocks(sk_), max_tiles)
     dt = draw(dtype)
@@ -409,7 +452,8 @@ def _decode_rows(max_seq: int) -> st.SearchStrategy[int]:
     if max_seq <= 16:
         return few
     # One draw in four: the decode regime stays the common one.
-    longer = st.integers(17, min(max_seq, DECODE_MAX_ROWS))
+    top = min(max_seq, DECODE_MAX_ROWS)
+    longer = _within(17, top, (1, top))
     return st.integers(0, 3).flatmap(lambda i: longer if i == 3 else few)
 
 
@@ -419,23 +463,30 @@ def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
     # and past two blocks, so the merge sees three or more ranges (with two, a
     # merge run one range early still ends right on the interpreter, whose
     # programs run in order: the second merge overwrites the first).
-    longer = st.integers(129, 5 * 64) if decode else st.integers(sq, max(sq, max_seq))
+    # A length tied to Sq (equal, at most or at least Sq) is free once in
+    # SMALL_ODDS: a case then shrinks Sq without Sk, or Sk without Sq.
+    free = (1, max(sq, max_seq))
+    longer = (_within(129, 5 * 64, (1, 5 * 64)) if decode
+              else _within(sq, max(sq, max_seq), free))
     # Sk a whole block or more below Sq: bottom-right causal query blocks then
     # start with keys that only some of their rows see.
-    below = st.integers(min(64, sq), max(min(64, sq), sq - 2))
-    others = st.one_of(st.just(sq), seq_lens(max_seq), st.integers(1, max(sq, 1)), below)
+    below = _within(min(64, sq), max(min(64, sq), sq - 2), free)
+    others = st.one_of(_within(sq, sq, free), seq_lens(max_seq), _within(1, max(sq, 1), free),
+                       below)
     # Decode is few queries over many keys: half its draws are past two blocks.
     return st.one_of(longer, others) if decode else st.one_of(others, longer)
 
 
 # Causal regimes that a free draw reaches too rarely: bottom-right masks with
 # Sq and Sk more than a block apart, where a query block starts part-way into
-# the keys.  "queries_past_keys": Sq > Sk (early rows see no key at all);
-# "keys_past_queries": Sk > Sq (a chunk of queries over a longer KV cache).
+# the keys.  "keys_past_queries": Sk > Sq (a chunk of queries over a longer KV
+# cache); "queries_past_keys": Sq > Sk (early rows see no key at all).
 # "diagonal_at_edge": Sq and Sk at block edges +-1, so that the diagonal
 # through a query block's last row ends on, just before or just past a key
-# block's edge, where a loop bound or block skip off by one shows.
-REGIMES = ("any", "queries_past_keys", "keys_past_queries", "diagonal_at_edge")
+# block's edge, where a loop bound or block skip off by one shows.  Simplest
+# first, as Hypothesis shrinks the choice: the two regimes of lengths apart read
+# the same choices (swapped), so a case of Sq > Sk can shrink to Sq < Sk.
+REGIMES = ("any", "keys_past_queries", "queries_past_keys", "diagonal_at_edge")
 # Decode: one draw in four has more queries than keys, past one key block,
 # so a split merge meets rows that see no key at all.
 DECODE_REGIMES = ("any", "any", "any", "queries_past_keys")
@@ -445,14 +496,22 @@ DECODE_MAX_ROWS = 80
 
 
 @st.composite
-def _regime_lengths(draw: st.DrawFn, regime: str, max_seq: int) -> tuple[int, int]:
-    if regime == "diagonal_at_edge":
-        edges = st.sampled_from([e + d for e in BLOCK_EDGES for d in (-1, 0, 1)
-                                 if e + d <= max_seq])
-        return draw(edges), draw(edges)
-    long, short = draw(st.integers(66, max_seq)), draw(st.integers(64, max_seq - 2))
-    short = min(short, long - 2)
-    return (long, short) if regime == "queries_past_keys" else (short, long)
+def _regime_lengths(
+    draw: st.DrawFn, regimes: tuple[str, ...], max_seq: int
+) -> dict[str, tuple[int, int]]:
+    # (Sq, Sk) of every regime of ``regimes``, drawn whichever is used.
+    # Lifted, lengths apart are both past one block and two or more apart;
+    # unlifted, one or more apart from one key on (Sq = 2, Sk = 1 is the least).
+    floor, gap = (64, 2) if draw(_lifted()) else (1, 1)
+    long = draw(st.integers(floor + gap, max_seq))
+    short = min(draw(st.integers(floor, max_seq - gap)), long - gap)
+    lengths = {"any": (0, 0), "keys_past_queries": (short, long),
+               "queries_past_keys": (long, short)}
+    if "diagonal_at_edge" in regimes:
+        edges = _one_of_values([e + d for e in BLOCK_EDGES for d in (-1, 0, 1)
+                                if e + d <= max_seq])
+        lengths["diagonal_at_edge"] = draw(edges), draw(edges)
+    return lengths
 
 
 def qwen3_examples(dtype: str, *, seq: int = 5) -> list[AttentionCase]:
@@ -518,8 +577,11 @@ def softmax_cases(
     lead = draw(st.sampled_from([(), (2,), (2, 3)]))
     mask = draw(masks())
     rows = draw(seq_lens(64))
-    # N < rows often: bottom-right causal rows then see no entry at all.
-    cols = draw(st.one_of(seq_lens(max_len), st.integers(1, max(1, rows - 1)), st.just(max_len)))
+    # N < rows often: bottom-right causal rows then see no entry at all.  Tied
+    # to the rows or pinned to max_len but once in SMALL_ODDS, so either shrinks
+    # without the other.
+    cols = draw(st.one_of(seq_lens(max_len), _within(1, max(1, rows - 1), (1, max(rows, max_len))),
+                          _within(max_len, max_len, (1, max_len))))
     drawn_window = draw(windows(rows, cols)) if window and draw(st.integers(0, 2)) == 2 else None
     if drawn_window is not None and drawn_window[1] is not None and draw(st.booleans()):
         mask = (False, mask[1])  # a causal mask would hide the window's right edge
