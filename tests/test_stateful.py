@@ -227,13 +227,7 @@ def _done(proc: subprocess.Popen) -> str:
     # Calls draw their dtype too, so two calls or a call and its dtype neighbour.
     (SIZED_KEY, [["call", "call"], ["call", "neighbour"]], "returned a malformed result in call"),
     (COARSE_ALIGNMENT, [["call", "call"], ["call", "neighbour"]], "failed (wrong) in call"),
-    pytest.param(
-        FIRST_SIZED, [["call", "call"], ["call", "neighbour"]], "failed (wrong) in call",
-        # Under today's draws its search first meets the bug after a causal
-        # regime call (Sq=66 Sk=64) that the shrinker cannot shrink or drop: the
-        # regime floor of issue 39, whose fix is not in yet.
-        marks=pytest.mark.xfail(reason="a causal regime's lengths pin a floor the "
-                                "shrinker cannot leave (issue 39)", strict=False)),
+    (FIRST_SIZED, [["call", "call"], ["call", "neighbour"]], "failed (wrong) in call"),
 ], ids=["plan-keyed-by-too-little", "scratch-never-zeroed", "launch-key-omits-causal",
         "launch-key-omits-dtype", "launch-key-alignment-too-coarse", "workspace-never-grows"])
 def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(

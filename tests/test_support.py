@@ -88,8 +88,12 @@ def answering_right(q, k, v, **kw):
 
 
 def garbage_outside(q, k, v, **kw):
+    # Right inside ONLY_16 and the spec of the command's test below, wrong on
+    # every case outside them, so any case the `refuses` round draws shows it.
     out = user_attention.mine(q, k, v, **kw)
-    return out if q.shape[-1] == 16 else out * 0.5
+    inside = (q.dtype == torch.float32 and q.shape[-1] == 16 and v.shape[-1] == 16
+              and q.shape[1] == k.shape[1] and not kw.get("causal"))
+    return out if inside else out * 0.5
 
 
 ONLY_16 = Support(dtypes=("float32",), head_dims=(16,))
