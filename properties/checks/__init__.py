@@ -154,7 +154,8 @@ PROPERTIES: dict[str, Property] = {
         Property(
             "refuses", ("attention",), lambda i, c, b, o: refused_or_right(i, c, b),
             "a case just outside the declared support is refused, or answered right",
-            only=lambda impl: bool(strategies.broken_limits(impl.support, impl.expressible)),
+            only=lambda impl: bool(strategies.broken_limits(
+                impl.support, impl.expressible, keys_cover_queries=impl.new_tokens)),
             draws=lambda impl, dtype, max_len: strategies.outside(
                 impl.support, dtype, expressible=impl.expressible, max_seq=max_len,
                 keys_cover_queries=impl.new_tokens),
