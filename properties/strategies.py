@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import torch
 from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
@@ -31,7 +32,7 @@ from attnfuzz.properties.model.cases import (
     MatmulCase,
     SoftmaxCase,
 )
-from attnfuzz.properties.model.layouts import NAMES, Layout, named
+from attnfuzz.properties.model.layouts import NAMES, Layout, materialize, named
 from attnfuzz.properties.model.values import FAMILIES, Values
 
 # Block edges used by the kernels on either backend (16 is tl.dot's minimum).
@@ -787,7 +788,7 @@ def _broken_causal(draw, c, s, ex, cover=False):
 
 
 def _strides(lay: Layout) -> tuple:
-    return lay.name, lay.order, lay.steps, lay.pads, lay.expanded
+    return lay.order, lay.steps, lay.pads, lay.expanded
 
 
 def _declared_layouts(s: Support) -> list[Layout]:
@@ -795,10 +796,20 @@ def _declared_layouts(s: Support) -> list[Layout]:
     return [named(n, 4, step=step, pad=pad) for n in s.layouts for step, pad in ((2, 1), (3, 4))]
 
 
+def _strides_on(lay: Layout, shape: tuple[int, ...]) -> tuple[int, ...]:
+    return materialize(torch.empty(shape, device="meta"), lay).tensor.stride()
+
+
 def _broken_mixed(draw, c, s, ex, cover=False):
-    others = [lay for lay in _declared_layouts(s) if _strides(lay) != _strides(c.q_layout)]
-    role = draw(st.sampled_from(["k_layout", "v_layout"]))
-    return replace(c, **{role: draw(st.sampled_from(others))})
+    # K or V in another declared layout, one whose strides on its shape differ
+    # from the shared one's (on dims of one element, most layouts' agree).
+    shapes = c.shapes()
+    others = [(role, lay) for role in ("k", "v") for lay in _declared_layouts(s)
+              if _strides_on(lay, shapes[role]) != _strides_on(c.q_layout, shapes[role])]
+    if not others:
+        reject()
+    role, lay = draw(st.sampled_from(others))
+    return replace(c, **{f"{role}_layout": lay})
 
 
 def _mixable(s: Support) -> bool:

@@ -7,7 +7,10 @@ what it does not support, or answer anyway (rightly or wrongly).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import math
+from pathlib import Path
 
 import pytest
 import torch
@@ -16,6 +19,7 @@ from hypothesis import given, settings
 from attnfuzz.properties import checks, implementations, strategies
 from attnfuzz.properties.implementations.support import Support, parse
 from attnfuzz.properties.model.cases import AttentionCase
+from attnfuzz.properties.model.layouts import named
 from attnfuzz.properties.model.values import Values
 from attnfuzz.properties.run import cli, harness
 from tests import user_attention
@@ -161,3 +165,193 @@ def test_a_bad_support_spec_is_one_line(capsys):
     code = cli.main(["run", "--impl", "tests.user_attention:mine", "--supports", "gqa=perhaps"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "gqa" in err, err
+
+
+# --- each declared limit, both ways ----------------------------------------------------------
+#
+# A function right inside one limit and wrong (NaN, whatever the values' size)
+# just outside it: drawn inside, the oracle never sees it wrong; drawn just
+# outside, the `refuses` property finds the wrong answer and names the limit.
+def _off_where(outside: bool, q, k, v, **kw):
+    out = user_attention.mine(q, k, v, **kw)
+    return torch.full_like(out, math.nan) if outside else out
+
+
+def wrong_unless_causal(q, k, v, **kw):
+    return _off_where(not kw.get("causal"), q, k, v, **kw)
+
+
+def wrong_past_one_query(q, k, v, **kw):
+    return _off_where(q.shape[2] > 1, q, k, v, **kw)
+
+
+def wrong_under_four_queries(q, k, v, **kw):
+    return _off_where(q.shape[2] < 4, q, k, v, **kw)
+
+
+def wrong_without_keys(q, k, v, **kw):
+    return _off_where(k.shape[2] < 1, q, k, v, **kw)
+
+
+def wrong_off_four_queries(q, k, v, **kw):
+    return _off_where(q.shape[2] % 4 != 0, q, k, v, **kw)
+
+
+def wrong_off_eight_keys(q, k, v, **kw):
+    return _off_where(k.shape[2] % 8 != 0, q, k, v, **kw)
+
+
+def wrong_off_power_of_two_groups(q, k, v, **kw):
+    return _off_where(q.shape[1] // k.shape[1] not in (1, 2, 4), q, k, v, **kw)
+
+
+def wrong_on_mixed_strides(q, k, v, **kw):
+    # Its spec makes q, k and v one shape: one shared layout is then one stride.
+    return _off_where(not q.stride() == k.stride() == v.stride(), q, k, v, **kw)
+
+
+def wrong_on_negative_scale(q, k, v, **kw):
+    return _off_where((kw.get("scale") or 1.0) < 0, q, k, v, **kw)
+
+
+def wrong_on_given_scale(q, k, v, **kw):
+    scale = kw.get("scale")
+    return _off_where(scale is not None and not math.isclose(scale, q.shape[-1] ** -0.5),
+                      q, k, v, **kw)
+
+
+def wrong_off_sixteens(q, k, v, **kw):
+    d, dv = q.shape[-1], v.shape[-1]
+    return _off_where(any(x % 16 or x > 64 for x in (d, dv)), q, k, v, **kw)
+
+
+# limit (as ``admits`` names it) -> (spec declaring it, the function wrong just outside it)
+LIMITS = {
+    "non-causal": ("causal=only", "wrong_unless_causal"),
+    "max_sq": ("max_sq=1", "wrong_past_one_query"),
+    "min_sq": ("min_sq=4", "wrong_under_four_queries"),
+    "min_sk": ("min_sk=1", "wrong_without_keys"),
+    "sq_multiple": ("sq_multiple=4", "wrong_off_four_queries"),
+    "sk_multiple": ("sk_multiple=8", "wrong_off_eight_keys"),
+    "group": ("groups=1..4*2", "wrong_off_power_of_two_groups"),
+    "mixed layouts": ("mixed_layouts=no;cross=no;gqa=no;distinct_value_dim=no",
+                      "wrong_on_mixed_strides"),
+    "scale": ("scale=positive", "wrong_on_negative_scale"),
+    "head_dim": ("head_dims=16..64+16", "wrong_off_sixteens"),
+}
+DEFAULT_SCALE = ("scale=default", "wrong_on_given_scale")
+
+
+def _limited(spec: str, fn: str):
+    support = parse(f"dtypes=float32;{spec}")
+    return support, implementations.get(f"tests.test_support:{fn}#{support.spec()}")
+
+
+@pytest.mark.parametrize(("spec", "fn"), [*LIMITS.values(), DEFAULT_SCALE],
+                         ids=[*LIMITS, "default scale"])
+def test_a_declared_limit_is_never_drawn_outside(spec, fn):
+    support, impl = _limited(spec, fn)
+
+    # Enough cases that a free draw's Sk = 0 and negative scales come up.
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(checks.get("oracle").cases(impl, "float32"))
+    def drawn(case):
+        assert support.admits(case) is None, (support.admits(case), case)
+        assert not checks.failures(checks.get("oracle").run(impl, case)), case
+
+    drawn()
+
+
+@pytest.mark.parametrize("limit", ["non-causal", "max_sq", "min_sq", "min_sk", "sq_multiple",
+                                   "sk_multiple", "mixed layouts", "scale"])
+def test_a_draw_at_a_limits_edge_is_moved_inside_it(limit):
+    # Draws reach some edges rarely (Sk = 0 in about one in fifty): each is moved here.
+    support, _ = _limited(*LIMITS[limit])
+    for sq, sk, scale in itertools.product((1, 2, 3, 5), (0, 1, 7), (None, -0.5, 0.3)):
+        case = AttentionCase(sq=sq, sk=sk, scale=scale, k_layout=named("bshd"))
+        for cover in (False, True):
+            moved = strategies.inside(case, support, keys_cover_queries=cover)
+            assert support.admits(moved) is None, (moved, case)
+            assert not cover or 1 <= moved.sq <= moved.sk
+
+
+@pytest.mark.parametrize(("limit", "spec", "fn"),
+                         [(k, *v) for k, v in LIMITS.items()] + [("scale", *DEFAULT_SCALE)],
+                         ids=[*LIMITS, "default scale"])
+def test_a_declared_limit_is_refused_just_outside(limit, spec, fn):
+    support, impl = _limited(spec, fn)
+    assert limit in strategies.broken_limits(support)
+
+    @settings(max_examples=6, deadline=None, database=None)
+    @given(strategies.outside(support, "float32", limits=(limit,)))
+    def drawn(case):
+        assert support.admits(case) == limit, case
+        bad = checks.failures(checks.get("refuses").run(impl, case))
+        assert bad and bad[0].kind == "not refused" and limit in bad[0].check, (bad, case)
+
+    drawn()
+
+
+def test_a_limit_of_lengths_stays_expressible_where_keys_cover_queries():
+    # A paged call's queries are its last keys: Sq <= Sk, so no Sk of 0 to refuse.
+    support = parse("max_sq=2;min_sk=1;sk_multiple=4")
+    assert "min_sk" not in strategies.broken_limits(support, keys_cover_queries=True)
+    assert "min_sk" in strategies.broken_limits(support)
+
+    @settings(max_examples=20, deadline=None, database=None)
+    @given(strategies.outside(support, "float32", keys_cover_queries=True))
+    def drawn(case):
+        assert 1 <= case.sq <= case.sk and support.admits(case) in ("max_sq", "sk_multiple",
+                                                                    "dtype"), case
+
+    drawn()
+
+
+def test_python_and_spec_take_the_same_keys_values_and_defaults():
+    from attnfuzz.properties.implementations import support as module
+
+    assert [f.name for f in dataclasses.fields(Support)] == list(module.KEYS)
+    assert all(getattr(Support(), k) == key.default for k, key in module.KEYS.items())
+    typed = Support(head_dims=range(16, 257, 16), groups=(1, 2, 4, 8, 16), causal="only",
+                    max_sq=1, min_sk=1, sk_multiple=16, mixed_layouts=False, scale="positive",
+                    page_sizes=(16, 32, 64), gqa=True, backward=True, windows=True)
+    text = ("head_dims=16..256+16;groups=1..16*2;causal=only;max_sq=1;min_sk=1;"
+            "sk_multiple=16;mixed_layouts=no;scale=positive;page_sizes=16..64*2;backward=yes;"
+            "windows=yes")
+    assert typed.spec() == text and parse(text) == typed
+    # Each Python argument takes its spec text too.
+    assert Support(**{k: v for k, _, v in (i.partition("=") for i in text.split(";"))}) == typed
+    assert Support(causal=False) == parse("causal=no") == Support(alignments=())
+    assert Support(gqa=False) == parse("groups=1") and parse("groups=1").spec() == "gqa=no"
+
+
+def test_a_range_prints_short():
+    assert Support(head_dims=range(1, 129)).spec() == "head_dims=1..128"
+    assert parse("head_dims=8,16..24+8,32..256+8").spec() == "head_dims=8..256+8"
+    assert parse("groups=1,3,8..16*2").groups == (1, 3, 8, 16)
+    dims = (16, 24, 32, 40, 64, 72, 80, 96, 112, 128, 160, 192, 256)
+    assert parse(Support(head_dims=dims).spec()).head_dims == dims
+    assert Support(page_sizes="16..4096*2").admits_page_size(256)
+    assert not Support(page_sizes="16..4096*2").admits_page_size(24)
+
+
+@pytest.mark.parametrize(("spec", "fragment"), [
+    ("causal=sometimes", "causal"), ("scale=negative", "scale"), ("groups=0..4", "groups"),
+    ("head_dims=16..8", "head_dims"), ("head_dims=1..9*1", "head_dims"), ("min_sk=-1", "min_sk"),
+    ("sq_multiple=0", "sq_multiple"), ("max_sq=1;min_sq=2", "SQ"), ("gqa=no;groups=2", "groups"),
+    ("causal=only;alignments=none", "causal"), ("cross=no;sq_multiple=2;sk_multiple=3;max_seq=5",
+                                                "Sq and Sk"),
+])
+def test_a_bad_or_empty_declaration_names_the_key(spec, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        parse(spec)
+
+
+def test_the_readme_and_the_help_show_the_one_table():
+    from attnfuzz.properties.implementations import support as module
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert module.table(markdown=True) in readme
+    text = " ".join(cli.build_parser().format_help().split()) + " ".join(
+        cli.build_parser()._subparsers._group_actions[0].choices["run"].format_help().split())
+    assert all(f"{k}=" in text for k in module.KEYS), text

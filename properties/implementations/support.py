@@ -468,7 +468,7 @@ class Support:
 
 def _layout_strides(layout) -> tuple:
     # What sets a layout's strides (its storage offset aside).
-    return layout.name, layout.order, layout.steps, layout.pads, layout.expanded
+    return layout.order, layout.steps, layout.pads, layout.expanded
 
 
 def _other_scale(s: Support, c) -> bool:

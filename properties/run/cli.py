@@ -125,6 +125,7 @@ def _seconds(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     from attnfuzz.properties import checks, implementations
     from attnfuzz.properties.implementations import conventions
+    from attnfuzz.properties.implementations.support import help_text as support_help
 
     campaign = implementations.names(campaign=True)
     others = [n for n in implementations.names() if n not in campaign]
@@ -162,11 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--supports", default=None, metavar="SPEC",
-        help="what each MODULE:FUNCTION supports, as KEY=VALUE;...: dtypes=, head_dims=, "
-        "distinct_value_dim=yes|no, gqa=yes|no, causal=yes|no, alignments=, cross=yes|no "
-        "(Sq != Sk), layouts= (names, or last_dim_contiguous, no_broadcast), lse=yes|no, "
-        "max_seq=, max_magnitude=; cases are drawn inside it, and cases just outside it "
-        "must be refused (default: everything)",
+        help="what each MODULE:FUNCTION supports, as KEY=VALUE;... (the README's table says "
+        "what each limits): " + support_help() + "; cases are drawn inside it, and cases just "
+        "outside it must be refused or answered right (default: everything)",
     )
     run.add_argument(
         "--property", type=_properties, default=None,
