@@ -355,3 +355,26 @@ def test_the_readme_and_the_help_show_the_one_table():
     text = " ".join(cli.build_parser().format_help().split()) + " ".join(
         cli.build_parser()._subparsers._group_actions[0].choices["run"].format_help().split())
     assert all(f"{k}=" in text for k in module.KEYS), text
+
+
+def refusing_past_eight_queries(q, k, v, **kw):
+    # A limit its declaration below leaves out.
+    if q.shape[2] > 8:
+        raise ValueError(f"q: {q.shape[2]} queries, at most 8 supported")
+    return user_attention.mine(q, k, v, **kw)
+
+
+def test_a_refusal_inside_the_declared_support_is_one_finding_not_the_end(capsys, tmp_path):
+    argv = ["run", "--impl", "tests.test_support:refusing_past_eight_queries", "--supports",
+            "dtypes=float32;gqa=no", "--examples", "8", "--seed", "3", "--jobs", "1",
+            "--dump-dir", str(tmp_path), "--database", "none"]
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
+    assert code == 1, out
+    assert "findings: 1 crash" in out and "campaign goes on" in out, out
+    rows = [ln.split() for ln in out.splitlines() if ln.startswith("tests.test_support")]
+    # Every property of the pair ran its cases, each raising one skipped, not reported again.
+    assert {r[11] for r in rows} == {"oracle", "refuses", "metamorphic", "stateful"}, out
+    assert all(int(r[2]) > 0 for r in rows) and "not started" not in out, out
+    assert len(list(tmp_path.iterdir())) == 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -362,3 +363,10 @@ def failures(verdicts: list[Verdict]) -> list[Verdict]:
 
 def worst(verdicts: list[Verdict]) -> Verdict | None:
     return max(verdicts, key=lambda v: v.ratio, default=None)
+
+
+def refusal_key(error: BaseException) -> str:
+    """An exception by its type and first line, numbers aside: the same refusal
+    of other shapes ("head dim 24 unsupported", "... 40 ...") has one key."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: " + re.sub(r"\d+", "#", lines[0][:300] if lines else "")

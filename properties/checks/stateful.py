@@ -73,6 +73,7 @@ from attnfuzz.properties.checks.execution import (
     bitwise,
     execute,
     execute_backward,
+    refusal_key,
 )
 from attnfuzz.properties.checks.gradients import against_gradient_oracle
 from attnfuzz.properties.checks.oracle import against_oracle
@@ -106,6 +107,7 @@ class StatefulFailure(AssertionError):
     ) -> None:
         super().__init__(message)
         self.message = message  # without the dump's lines: what a replay raises
+        self.refusal: str | None = None  # as ``harness.Finding``'s
         self.kinds = list(dict.fromkeys(kinds))
         self.steps = steps
         self.verdicts = verdicts
@@ -279,6 +281,8 @@ class Sequence:
             failure = self._failure(step, f"crashed ({kind}) in {what}", ["crash"],
                                     [f"{kind}: {_first_line(error)}"], [])
             self._if_fault(step, failure, error)
+            if isinstance(error, Exception):
+                failure.refusal = refusal_key(error)
             raise failure from error
         except StatefulFailure:
             raise
@@ -774,7 +778,7 @@ def _with_dump(failure: StatefulFailure, path: Path) -> StatefulFailure:
     dumped = StatefulFailure(
         f"{failure.message}\n  dump: {path}\n  replay: {replay_command(path)}",
         failure.kinds, failure.steps, failure.verdicts)
-    dumped.message, dumped.dump = failure.message, path
+    dumped.message, dumped.dump, dumped.refusal = failure.message, path, failure.refusal
     return dumped
 
 

@@ -147,6 +147,8 @@ class Campaign:
         self.slots: list[Slot] = []
         self.start_failures = 0
         self.errors: list[str] = []
+        # (implementation, dtype) -> refusals inside its support reported (``harness.Finding``)
+        self.refusals: dict[tuple[str, str], set[str]] = {}
         self.interrupted = False
         self.tty = sys.stdout.isatty()
         self.last_progress = 0.0
@@ -251,6 +253,7 @@ class Campaign:
             "round": r.key, "seed": seed, "until": until,
             "deadline": self.deadline, "min_cases": min_cases,
             "max_cases": self.plan.examples, "seen": set(r.signatures),
+            "refusals": set(self.refusals.get(r.key[:2], ())),
             "campaign": self._campaign_fields(r.key, seed),
         }
 
@@ -335,11 +338,27 @@ class Campaign:
             r.families.add(outcome["family"])
 
     def _finding(self, r: RoundState, finding: dict) -> None:
+        refusal = finding.get("refusal")
+        known = self.refusals.setdefault(r.key[:2], set())
+        if refusal and refusal in known:
+            # Reported already: by a round that cannot skip such cases (a sequence
+            # of calls draws them again), or by another worker at the same time.
+            # Its search would meet it again and again: it is done.
+            r.done = True
+            return
         r.findings.append(finding)
         lines = finding["message"].splitlines()
         # A crash's or hang's second line is its error: what the user needs first.
         shown = lines[:2] if {"crash", "hang"} & set(finding["kinds"]) else lines[:1]
         self._say("\n".join(shown) or "finding", err=True)
+        if refusal:
+            # An exception on a case inside the declared support: a limit the
+            # declaration misses, or a bug.  Once is enough to say so; the pair's
+            # other cases, and its other properties, still find what else is wrong.
+            known.add(refusal)
+            self._say("  the campaign goes on, skipping cases that raise this again; if it is "
+                      "a limit of the implementation, declare it (--supports)", err=True)
+            return
         # A pair that has failed is done: its other properties would find and dump it again,
         # and so would other workers' visits to it, which end now.
         for o in self.rounds:

@@ -27,7 +27,7 @@ from pathlib import Path
 import torch
 
 from attnfuzz.properties import backend, checks
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
+from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, refusal_key
 from attnfuzz.properties.implementations import Implementation, get
 from attnfuzz.properties.model.cases import (
     Built,
@@ -74,10 +74,15 @@ class Finding(AssertionError):
     """A failing case: an ``AssertionError`` (so Hypothesis shrinks it) that
     also says which kinds of finding it is (``reference.verdict.FINDINGS``)."""
 
-    def __init__(self, message: str, kinds: list[str], dump: Path | None = None) -> None:
+    def __init__(self, message: str, kinds: list[str], dump: Path | None = None,
+                 refusal: str | None = None) -> None:
         super().__init__(message)
         self.kinds = list(dict.fromkeys(kinds))
         self.dump = dump  # its dump's directory, once written (the final, shrunk run)
+        # An exception raised on a case inside the declared support, as
+        # ``refusal_key`` names it: a campaign reports it once per
+        # implementation and dtype, then skips the cases that raise it again.
+        self.refusal = refusal
 
 
 class DumpError(Exception):
@@ -274,7 +279,8 @@ def _crash_failure(
         path = write_dump(prop, impl_name, case, [], other=other, context=context,
                           campaign=campaign, crash=error)
         lines += _dump_lines(path)
-    return Finding("\n".join(lines), ["crash"], path)
+    refusal = refusal_key(error) if isinstance(error, Exception) else None
+    return Finding("\n".join(lines), ["crash"], path, refusal)
 
 
 def _dump_lines(path: Path) -> list[str]:

@@ -41,6 +41,10 @@ RUN_EXAMPLES = 100
 MIN_POOL = 4
 
 
+class _Refused(BaseException):
+    """A case raised a refusal the campaign has reported already: not a case."""
+
+
 class _Over(BaseException):
     """Ends a Hypothesis run from inside its test: not an ``Exception``, so
     Hypothesis neither reports nor shrinks it."""
@@ -55,6 +59,9 @@ class Visit:
     min_cases: int
     max_cases: int | None  # --examples: exactly this many generated cases
     seen: set[str] = field(default_factory=set)
+    # Refusals inside the support already reported for this implementation and
+    # dtype (``harness.refusal_key``): a case that raises one again is skipped.
+    refusals: set[str] = field(default_factory=set)
     campaign: dict = field(default_factory=dict)  # harness.Campaign's fields
 
 
@@ -170,6 +177,8 @@ class Worker:
                 continue
             try:
                 self._check(v, case, "saved", counted=True)
+            except _Refused:
+                continue
             except AssertionError as exc:
                 self._report(v, exc, case, replayed=True)
                 return True
@@ -181,7 +190,7 @@ class Worker:
              switch: Callable[[], bool]) -> str:
         """One Hypothesis run; 'over' (time or cases), 'switch' (to the other mode),
         'ran' (Hypothesis ran all its examples), or 'failed'."""
-        from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+        from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
         from hypothesis import seed as hseed
 
         from attnfuzz.properties import checks, implementations
@@ -219,6 +228,8 @@ class Worker:
                 return  # checked already (here or in another worker): not run, not counted
             try:
                 self._check(v, case, mode, counted=not failing)
+            except _Refused:
+                reject()  # invalid for Hypothesis: neither counted nor shrunk towards
             except AssertionError:
                 failing.append(case)
                 raise
@@ -271,16 +282,23 @@ class Worker:
                    "labels": case.labels(), "description": case.describe(),
                    "layouts": sorted({lay.name for lay in case.layouts().values()}),
                    "family": case.values.family, "counted": counted}
+        refused = False
         try:
             harness.check(prop, impl_name, case, recorder=recorder, campaign=campaign)
             outcome["passed"] = True
-        except AssertionError:
+        except AssertionError as exc:
             outcome["passed"] = False
-            raise
+            refused = getattr(exc, "refusal", None) in v.refusals
+            if not refused:
+                raise
         finally:
             outcome.update(seconds=time.monotonic() - t0, compiles=self.compiled.count - before,
                            ratio=recorder.worst, check=recorder.check)
+            if refused:  # reported already: timed, but neither a case nor a worst ratio
+                outcome.update(counted=False, ratio=0.0, check="")
             self.send("case", outcome)
+        if refused:
+            raise _Refused
 
     def _report(self, v: Visit, failure: BaseException, case, replayed: bool = False) -> None:
         from attnfuzz.properties.model.cases import to_json
@@ -294,7 +312,10 @@ class Worker:
             "message": str(failure),
             "dump": str(dump) if dump is not None else None,
             "replayed": replayed,
+            "refusal": getattr(failure, "refusal", None),
         })
+        if getattr(failure, "refusal", None):
+            v.refusals.add(failure.refusal)
 
     def _sequences(self, v: Visit) -> None:
         """A property of call sequences runs its own state machine: ``examples``
@@ -334,6 +355,7 @@ class Worker:
                 "message": getattr(failure, "message", None) or str(failure),
                 "dump": str(failure.dump) if getattr(failure, "dump", None) else None,
                 "replayed": False,
+                "refusal": getattr(failure, "refusal", None),
             })
         finally:
             stateful.STEP_HOOKS.remove(step)
