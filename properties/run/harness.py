@@ -74,10 +74,12 @@ class Finding(AssertionError):
     """A failing case: an ``AssertionError`` (so Hypothesis shrinks it) that
     also says which kinds of finding it is (``reference.verdict.FINDINGS``)."""
 
-    def __init__(self, message: str, kinds: list[str], dump: Path | None = None) -> None:
+    def __init__(self, message: str, kinds: list[str], dump: Path | None = None,
+                 checks: list[str] = ()) -> None:
         super().__init__(message)
         self.kinds = list(dict.fromkeys(kinds))
         self.dump = dump  # its dump's directory, once written (the final, shrunk run)
+        self.checks = list(dict.fromkeys(checks))  # the checks that failed (outputs, rules)
 
 
 class DumpError(Exception):
@@ -232,7 +234,7 @@ def check(
             path = write_dump(prop, impl_name, case, bad, other=other, context=context,
                               campaign=campaign)
             lines += _dump_lines(path)
-        raise Finding("\n".join(lines), kinds, path)
+        raise Finding("\n".join(lines), kinds, path, checks=[v.check for v in bad])
     return verdicts
 
 
