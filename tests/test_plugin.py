@@ -75,3 +75,64 @@ def test_a_seed_draws_the_same_whatever_was_imported_before(tmp_path):
         assert proc.returncode == 0, proc.stdout + proc.stderr
         drawn.append(path.read_text())
     assert drawn[0] == drawn[1]
+
+
+# A user's attention function, in a repository of its own (plain torch: the
+# profile is under test, not a kernel).
+USER_ATTENTION = """\
+import torch
+
+
+def attend(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    g = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(g, 1), v.repeat_interleave(g, 1)
+    logits = (q.double() @ k.double().transpose(-1, -2)) * scale
+    if causal:
+        sq, sk = q.shape[2], k.shape[2]
+        offset = sk - sq if alignment == "bottom_right" else 0
+        i = torch.arange(sq)[:, None]
+        j = torch.arange(sk)[None, :]
+        logits = logits.masked_fill(j > i + offset, float("-inf"))
+    p = torch.softmax(logits, dim=-1).nan_to_num(0.0)
+    return (p @ v.double()).to(q.dtype)
+"""
+
+
+def _user_pytest(directory, *argv: str) -> subprocess.CompletedProcess:
+    """pytest in ``directory`` as a user runs it: none of this suite's settings."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("PYTEST_", "HYPOTHESIS_")) and k != "ATTNFUZZ_SEED"}
+    env["OMP_NUM_THREADS"] = "1"
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
+                           "-p", "no:xdist", *argv], cwd=directory, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+@needs_installed_plugin
+@pytest.mark.parametrize(("profile", "users_thorough"), [("thorough", None), ("dev", 7)])
+def test_the_documented_profiles_load_in_any_repository(tmp_path, profile, users_thorough):
+    """Each run loads one profile from the command line and finds the other
+    registered: the plugin's, or the user's own, which is theirs to keep."""
+    (tmp_path / "user_attention.py").write_text(USER_ATTENTION)
+    if users_thorough is not None:
+        (tmp_path / "conftest.py").write_text(
+            "from hypothesis import settings\n"
+            f"settings.register_profile('thorough', max_examples={users_thorough})\n")
+    thorough = users_thorough or 1000
+    (tmp_path / "test_user.py").write_text(
+        "from hypothesis import settings\n"
+        "from user_attention import attend\n"
+        "import attnfuzz\n"
+        "def test_the_profiles():\n"
+        f"    assert settings.get_current_profile_name() == {profile!r}\n"
+        "    assert settings.get_profile('dev').max_examples == 10\n"
+        "    assert not settings.get_profile('dev').derandomize\n"
+        f"    assert settings.get_profile('thorough').max_examples == {thorough}\n"
+        "test_attend = attnfuzz.fuzz_test(attend, properties=('oracle',), dtypes=('float32',),\n"
+        "                                 max_examples=3)\n")
+    proc = _user_pytest(tmp_path, f"--hypothesis-profile={profile}", "--hypothesis-seed=1")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "2 passed" in out, out
+    assert f"hypothesis profile {profile}," in out, out

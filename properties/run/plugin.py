@@ -61,6 +61,27 @@ SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large,
               HealthCheck.function_scoped_fixture]
 
 
+# The Hypothesis profiles the plugin registers in every repository that uses
+# it (examples per test), each with PROFILE_SETTINGS: ``dev`` for a quick
+# local run, ``thorough`` for a long fuzzing session.  Never derandomized
+# (derandomization would override the run's seed).
+PROFILES = {"dev": 10, "thorough": 1000}
+PROFILE_SETTINGS = dict(deadline=None, phases=PHASES, suppress_health_check=SUPPRESSED,
+                        derandomize=False, print_blob=True)
+
+
+def register_profiles() -> None:
+    """Register each of ``PROFILES`` that no one has registered yet (a
+    profile of that name registered before, the user's own, is kept)."""
+    from hypothesis.errors import InvalidArgument
+
+    for name, examples in PROFILES.items():
+        try:
+            settings.get_profile(name)
+        except InvalidArgument:
+            settings.register_profile(name, max_examples=examples, **PROFILE_SETTINGS)
+
+
 def installed() -> bool:
     """Whether an installed attnfuzz's entry point loads this plugin (a checkout
     that is only on the path has none)."""
@@ -78,11 +99,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# First: Hypothesis' own plugin loads ``--hypothesis-profile`` in its
+# pytest_configure, so the profiles must be registered before it runs.
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     import hypothesis.core
 
     if _BACKEND_ERROR:
         raise pytest.UsageError(f"attnfuzz: {_BACKEND_ERROR}")
+    register_profiles()
     for line in WARNINGS:
         config.addinivalue_line("filterwarnings", line)
 
