@@ -6,13 +6,17 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
+import time
+from types import SimpleNamespace
 
 import pytest
 
 import attnfuzz
+from attnfuzz.properties.run import plugin
 from tests import user_attention
 from tests.support import needs_installed_plugin
 
@@ -37,6 +41,10 @@ def test_a_bad_backend_variable_is_one_usage_line(tmp_path):
     ({"properties": ("softmax_invariants",)}, ValueError, "applies"),
     ({"dtypes": ("float64",)}, ValueError, "dtypes"),
     ({"max_examples": 0}, ValueError, "max_examples"),
+    ({"seconds": 0}, ValueError, "seconds"),
+    ({"seconds": math.inf}, ValueError, "seconds"),
+    ({"seconds": "60"}, ValueError, "seconds"),
+    ({"seconds": 5, "max_examples": 5}, ValueError, "not both"),
 ])
 def test_fuzz_test_names_the_argument_it_refuses(kwargs, error, fragment):
     with pytest.raises(error, match=fragment):
@@ -136,3 +144,75 @@ def test_the_documented_profiles_load_in_any_repository(tmp_path, profile, users
     assert proc.returncode == 0, out
     assert "2 passed" in out, out
     assert f"hypothesis profile {profile}," in out, out
+
+
+# Cases small enough that a call's time is its sleep.
+SMALL = attnfuzz.Support(dtypes=("float32",), head_dims=(16,), gqa=False,
+                         distinct_value_dim=False, max_seq=16)
+SLOW_CALL = 0.25
+CALLS: list[float] = []
+
+
+def slow_attention(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    CALLS.append(time.monotonic())
+    time.sleep(SLOW_CALL)
+    return user_attention.mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
+def test_a_timed_fuzz_test_starts_no_case_past_its_seconds(attnfuzz_recorder):
+    """It runs its time, and no call starts after it: calls of 0.25 s fit 8
+    times in 2 s (without the limit, the run's profile makes 10 or 30)."""
+    seconds = 2.0
+    timed = attnfuzz.fuzz_test(slow_attention, supports=SMALL, properties=("oracle",),
+                               seconds=seconds)
+    no_option = SimpleNamespace(getoption=lambda name, default=None: None)
+    CALLS.clear()
+    t0 = time.monotonic()
+    timed(("oracle", "float32"), attnfuzz_recorder, no_option)
+    assert time.monotonic() - t0 >= seconds
+    # A call starts just after the check that let its case run, before the limit.
+    assert CALLS and max(CALLS) < t0 + seconds + SLOW_CALL, [t - t0 for t in CALLS]
+    assert len(CALLS) <= seconds / SLOW_CALL + 1, [t - t0 for t in CALLS]
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "nan", "inf", "soon"])
+def test_attnfuzz_seconds_refuses_what_is_no_time(text):
+    with pytest.raises(Exception, match="number of seconds > 0"):
+        plugin._seconds_option(text)
+
+
+SLOW_USER_TEST = """\
+import time
+
+import attnfuzz
+from user_attention import attend
+
+SMALL = attnfuzz.Support(dtypes=("float32",), head_dims=(16,), gqa=False,
+                         distinct_value_dim=False, max_seq=16)
+
+
+def slow(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    with open("calls.txt", "a") as out:
+        out.write("call\\n")
+    time.sleep(0.1)
+    return attend(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
+test_slow = attnfuzz.fuzz_test(slow, supports=SMALL, properties=("oracle",), max_examples=2)
+fuzz_attend = attnfuzz.fuzz_test(attend, supports=SMALL, properties=("oracle",))
+"""
+
+
+@needs_installed_plugin
+def test_attnfuzz_seconds_fuzzes_for_its_time_and_an_uncollected_fuzz_test_is_named(tmp_path):
+    (tmp_path / "user_attention.py").write_text(USER_ATTENTION)
+    (tmp_path / "test_user.py").write_text(SLOW_USER_TEST)
+    proc = _user_pytest(tmp_path, "--hypothesis-seed=1", "--attnfuzz-seconds", "3")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out
+    assert "1 passed" in out, out
+    # The command line's seconds overrode the file's max_examples=2.
+    calls = (tmp_path / "calls.txt").read_text().count("call")
+    assert 2 < calls <= 3 / 0.1 + 1, out
+    assert "fuzz_attend = fuzz_test(...) is never run" in out, out
+    assert "name it test_fuzz_attend" in out, out
