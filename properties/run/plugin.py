@@ -17,7 +17,10 @@ and the run gets what attnfuzz's own suite has:
   --hypothesis-seed=N`` draw the same cases; a failing test's report names
   the command that reruns it;
 - shrunk failing cases dumped with their replay command (``--attnfuzz-dump-dir``);
-- the worst error/bound ratio per implementation and dtype at the end.
+- the worst error/bound ratio per implementation and dtype at the end;
+- the Hypothesis profiles ``dev`` and ``thorough`` (``--hypothesis-profile``);
+- ``--attnfuzz-seconds N``: every ``fuzz_test`` test fuzzes for N seconds;
+- a warning for a ``fuzz_test`` bound to a name pytest does not collect.
 
 Derandomized Hypothesis tests keep their own seeds (Hypothesis' rule).
 """
