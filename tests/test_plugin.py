@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import subprocess
 import sys
 import time
@@ -16,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 import attnfuzz
-from attnfuzz.properties.run import plugin
+from attnfuzz.properties.run import plugin, worker
 from tests import user_attention
 from tests.support import needs_installed_plugin
 
@@ -166,6 +167,7 @@ def test_a_timed_fuzz_test_starts_no_case_past_its_seconds(attnfuzz_recorder):
     timed = attnfuzz.fuzz_test(slow_attention, supports=SMALL, properties=("oracle",),
                                seconds=seconds)
     no_option = SimpleNamespace(getoption=lambda name, default=None: None)
+    worker.prepare()  # the one-time imports a timed test makes before its clock starts
     CALLS.clear()
     t0 = time.monotonic()
     timed(("oracle", "float32"), attnfuzz_recorder, no_option)
@@ -198,7 +200,7 @@ def slow(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
     return attend(q, k, v, causal=causal, scale=scale, alignment=alignment)
 
 
-test_slow = attnfuzz.fuzz_test(slow, supports=SMALL, properties=("oracle",), max_examples=2)
+test_slow = attnfuzz.fuzz_test(slow, supports=SMALL, properties=("oracle",), max_examples=1)
 fuzz_attend = attnfuzz.fuzz_test(attend, supports=SMALL, properties=("oracle",))
 """
 
@@ -207,12 +209,16 @@ fuzz_attend = attnfuzz.fuzz_test(attend, supports=SMALL, properties=("oracle",))
 def test_attnfuzz_seconds_fuzzes_for_its_time_and_an_uncollected_fuzz_test_is_named(tmp_path):
     (tmp_path / "user_attention.py").write_text(USER_ATTENTION)
     (tmp_path / "test_user.py").write_text(SLOW_USER_TEST)
-    proc = _user_pytest(tmp_path, "--hypothesis-seed=1", "--attnfuzz-seconds", "3")
+    proc = _user_pytest(tmp_path, "--hypothesis-seed=1", "--attnfuzz-seconds", "3",
+                        "--durations=1", "--durations-min=0")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out
     assert "1 passed" in out, out
-    # The command line's seconds overrode the file's max_examples=2.
+    # The command line's seconds overrode the file's max_examples=1: the test
+    # ran its 3 s, calls of 0.1 s many times over, and started none after.
+    spent = re.search(r"^([0-9.]+)s call +test_user.py::test_slow", out, re.M)
+    assert spent and float(spent.group(1)) >= 3.0, out
     calls = (tmp_path / "calls.txt").read_text().count("call")
-    assert 2 < calls <= 3 / 0.1 + 1, out
+    assert 3 <= calls <= 3 / 0.1 + 1, out
     assert "fuzz_attend = fuzz_test(...) is never run" in out, out
     assert "name it test_fuzz_attend" in out, out
