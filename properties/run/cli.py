@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
         "distinct_value_dim=yes|no, gqa=yes|no, causal=yes|no, alignments=, cross=yes|no "
         "(Sq != Sk), layouts= (names, or last_dim_contiguous, no_broadcast), lse=yes|no, "
         "max_seq=, max_magnitude=; cases are drawn inside it, and cases just outside it "
-        "must be refused (default: everything)",
+        "must be refused (default: everything); also backward=yes|no, windows=yes|no",
     )
     run.add_argument(
         "--property", type=_properties, default=None,
