@@ -10,10 +10,14 @@ import torch
 from hypothesis import given, settings
 
 from attnfuzz.properties import checks, implementations
+from attnfuzz.properties.checks import stateful
 from attnfuzz.properties.checks.serving import serving_relations
+from attnfuzz.properties.implementations.support import Support
 from attnfuzz.properties.model.cases import AttentionCase
+from attnfuzz.properties.model.values import Values
+from attnfuzz.properties.run import cli, harness
 
-from .user_attention import paged_like, varlen_like
+from .user_attention import mine, paged_like, varlen_like
 
 HERE = "tests.test_declared_limits"
 SELF_ONLY = "cross=no"
@@ -64,3 +68,76 @@ def test_serving_within_the_support_still_finds_a_read_past_a_sequence():
     case = AttentionCase(batch=2, sq=9, sk=9, d=4, dv=4)
     verdicts = serving_relations(impl, case)
     assert any(not v.ok for v in verdicts), [v.describe() for v in verdicts]
+
+
+def refuses_long(q, k, v, **kw):
+    """Refuses more than 8 keys, whether or not it declares so (max_seq=8)."""
+    if k.shape[2] > 8:
+        raise ValueError(f"at most 8 keys, got {k.shape[2]}")
+    return mine(q, k, v, **kw)
+
+
+def refuses_large(q, k, v, **kw):
+    """Refuses an input beyond [-1, 1], the range it declares (max_magnitude=1)."""
+    if any(t.numel() and t.abs().max().item() > 1 for t in (q, k, v)):
+        raise ValueError("inputs must lie within [-1, 1]")
+    return mine(q, k, v, **kw)
+
+
+def varlen_without_empty(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw):
+    """Refuses an empty sequence, which it does not declare (no limit says so)."""
+    if bool((cu_seqlens_q[1:] == cu_seqlens_q[:-1]).any()):
+        raise ValueError("every sequence needs a query")
+    return varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw)
+
+
+LONG = AttentionCase(batch=2, hq=2, hkv=1, sq=3, sk=9, d=4, dv=4, causal=True)
+
+
+@pytest.mark.parametrize("prop", ["oracle", "metamorphic"])
+def test_a_refusal_inside_the_support_is_a_crash_finding(prop):
+    impl = implementations.get(f"{HERE}:refuses_long")
+    with pytest.raises(harness.Finding) as found:
+        harness.check(prop, impl.name, LONG)
+    assert found.value.kinds == ["crash"] and "at most 8 keys" in str(found.value)
+
+
+@pytest.mark.parametrize("prop", ["oracle", "metamorphic"])
+def test_a_refusal_outside_the_support_is_no_finding(prop):
+    impl = implementations.get(f"{HERE}:refuses_long#max_seq=8")
+    assert impl.support.admits(LONG) == "max_seq"
+    assert harness.check(prop, impl.name, LONG) == []
+    # Within it, the same property judges as usual.
+    assert harness.check(prop, impl.name, AttentionCase(sq=3, sk=8, d=4, dv=4))
+
+
+def test_a_relation_that_leaves_the_declared_magnitudes_is_skipped():
+    impl = implementations.get(f"{HERE}:refuses_large#max_magnitude=1")
+    case = AttentionCase(batch=2, sq=3, sk=5, d=4, dv=4,
+                         values=Values("uniform", 1.0, seed=3, limit=1.0))
+    verdicts = harness.check("metamorphic", impl.name, case)
+    checked = {v.check for v in verdicts}
+    assert "batch alone" in checked and "linearity in V (x2)" not in checked, checked
+
+
+def test_a_serving_refusal_replays_as_a_failure_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    impl = implementations.get(f"{HERE}:varlen_without_empty@varlen")
+    with pytest.raises(harness.Finding) as found:
+        harness.check("serving", impl.name, AttentionCase(sq=3, sk=3, d=4, dv=4))
+    assert found.value.kinds == ["crash"] and found.value.dump is not None
+    capsys.readouterr()
+    assert cli.main(["replay", str(found.value.dump)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "every sequence needs a query" in out and "Traceback" not in out
+
+
+def test_a_sequence_steps_only_to_neighbours_the_support_admits(monkeypatch):
+    impl = implementations.get("naive")
+    base = AttentionCase(batch=1, sq=3, sk=5, d=4, dv=4)
+    picks = [0] * len(stateful.NEIGHBOURS)
+    assert any(c.batch > 1 for c in stateful.sweep_of(base, impl, picks))
+    # A limit no neighbour knows of (as a declared one may be): one batch element.
+    monkeypatch.setattr(Support, "admits", lambda self, c: "batch" if c.batch > 1 else None)
+    made = stateful.sweep_of(base, impl, picks)
+    assert made and all(c.batch == 1 for c in made), made

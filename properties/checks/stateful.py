@@ -477,6 +477,19 @@ def _address_pair(c: Case, impl: Implementation, pick: int) -> list[Case]:
     return [moved, _address(moved, impl, which)]
 
 
+def neighbour_of(name: str, c: Case, impl: Implementation, pick: int) -> Case | None:
+    """The ``name`` neighbour of ``c`` made with ``pick``; None where it does not
+    apply or leaves what ``impl`` declares (a call outside its support is the
+    ``refuses`` property's, not a sequence's)."""
+    made = NEIGHBOURS[name](c, impl, pick)
+    return made if made is not None and _admitted(made, impl) else None
+
+
+def _admitted(c: Case, impl: Implementation) -> bool:
+    """Whether ``c`` is within ``impl``'s declared support (which declares attention cases)."""
+    return c.kind != "attention" or impl.support.admits(c) is None
+
+
 def sweep_of(c: Case, impl: Implementation, picks: list[int]) -> list[Case]:
     """Each kind of neighbour of ``c`` that applies to it, the i-th of
     ``NEIGHBOURS`` made with ``picks[i]`` (the address neighbour as a pair,
@@ -487,7 +500,7 @@ def sweep_of(c: Case, impl: Implementation, picks: list[int]) -> list[Case]:
     made: list[Case] = []
     for (name, vary), pick in zip(NEIGHBOURS.items(), picks, strict=True):
         made += _address_pair(c, impl, pick) if name == "address" else [vary(c, impl, pick)]
-    return [n for n in made if n is not None]
+    return [n for n in made if n is not None and _admitted(n, impl)]
 
 
 def _identical(check: str, got: torch.Tensor, first: torch.Tensor) -> Verdict:
@@ -581,10 +594,13 @@ def machine(
             what a cache keyed on too little answers from the stale entry."""
             __tracebackhide__ = True
             impl = self.sequence.impl
-            named = [n for n, vary in NEIGHBOURS.items() if vary(earlier.case, impl, 0)]
+            named = [n for n in NEIGHBOURS if neighbour_of(n, earlier.case, impl, 0)]
             name = data.draw(st.sampled_from(named), label="change")
             pick = data.draw(st.integers(0, 15), label="which")
-            return self._step(self.sequence.call, NEIGHBOURS[name](earlier.case, impl, pick))
+            # Where this pick's change leaves the support, the first one's is kept.
+            made = (neighbour_of(name, earlier.case, impl, pick)
+                    or neighbour_of(name, earlier.case, impl, 0))
+            return self._step(self.sequence.call, made)
 
         if sweeping:
 
