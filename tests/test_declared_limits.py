@@ -141,3 +141,38 @@ def test_a_sequence_steps_only_to_neighbours_the_support_admits(monkeypatch):
     monkeypatch.setattr(Support, "admits", lambda self, c: "batch" if c.batch > 1 else None)
     made = stateful.sweep_of(base, impl, picks)
     assert made and all(c.batch == 1 for c in made), made
+
+
+class _Refusing(torch.autograd.Function):
+    """Attention whose backward refuses more than 4 keys, which it does not declare."""
+
+    @staticmethod
+    def forward(ctx, q, k, v, scale):
+        ctx.save_for_backward(q, k, v)
+        ctx.scale = scale
+        return mine(q.detach(), k.detach(), v.detach(), scale=scale)
+
+    @staticmethod
+    def backward(ctx, grad):
+        q, k, v = ctx.saved_tensors
+        if k.shape[2] > 4:
+            raise ValueError(f"backward: at most 4 keys, got {k.shape[2]}")
+        with torch.enable_grad():
+            q, k, v = (t.detach().requires_grad_() for t in (q, k, v))
+            out = mine(q, k, v, scale=ctx.scale)
+            return (*torch.autograd.grad(out, (q, k, v), grad), None)
+
+
+def backward_refuses_long(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    if causal:
+        raise ValueError("causal: not supported")
+    return _Refusing.apply(q, k, v, scale)
+
+
+def test_a_backward_refusal_in_a_sequence_is_a_crash_finding():
+    name = f"{HERE}:backward_refuses_long#causal=no;backward=yes"
+    implementations.get(name)
+    sequence = stateful.Sequence(name, "float32", repeats=1)
+    with pytest.raises(stateful.StatefulFailure) as found:
+        sequence.call(AttentionCase(sq=2, sk=5, d=4, dv=4, backward=True))
+    assert found.value.kinds == ["crash"] and "at most 4 keys" in str(found.value)

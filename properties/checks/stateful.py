@@ -268,9 +268,10 @@ class Sequence:
 
     def _guard(self, step: int, what: str, work: Callable):
         """``work()``; an exception of the implementation (or a malformed result,
-        which ``execute`` asserts on) is this step's finding, a crash.  So is a
-        fault that kills the CUDA context wherever it surfaces: kernel errors
-        are reported at the next synchronisation, which may be the harness's."""
+        which ``execute`` asserts on) is this step's finding, a crash.  So is
+        any other exception, and a fault that kills the CUDA context wherever
+        it surfaces: kernel errors are reported at the next synchronisation,
+        which may be the harness's."""
         try:
             return work()
         except _Crash as crash:
@@ -286,11 +287,14 @@ class Sequence:
             raise self._failure(step, f"returned a malformed result in {what}", ["wrong"],
                                 [_first_line(exc)], []) from exc
         except Exception as error:
+            # Raised outside the implementation's call: in its backward, under
+            # autograd, or in the harness after a fault it left behind.  A
+            # finding either way, never a traceback that ends the campaign.
             kind = type(error).__name__
             failure = self._failure(step, f"faulted ({kind}) in {what}", ["crash"],
                                     [f"{kind}: {_first_line(error)}"], [])
             self._if_fault(step, failure, error)
-            raise
+            raise failure from error
 
     def _if_fault(self, step: int, failure: StatefulFailure, error: Exception) -> None:
         fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
