@@ -64,9 +64,10 @@ STAND_IN_GPU = {
     "capability": (8, 0),
     "multiprocessor_count": 108,
     "warp_size": 32,
-    "max_shared_mem": 166912,
+    "max_shared_mem": 166912,  # per block, opted in
     "max_num_regs": 65536,
     "total_memory": 40 * 2**30,
+    "L2_cache_size": 40 * 2**20,
 }
 
 # (owner, attribute) -> what the stand-ins replaced, to put back.
@@ -95,11 +96,14 @@ def stand_ins(install: bool = True) -> None:
         (autotuner.Autotuner, "run", _first_config(autotuner.Autotuner.run))]
     if not torch.cuda.is_available():
         gpu = STAND_IN_GPU
-        props = SimpleNamespace(
+        props = SimpleNamespace(  # the attributes of torch's _CudaDeviceProperties
             name=gpu["name"], major=gpu["capability"][0], minor=gpu["capability"][1],
             multi_processor_count=gpu["multiprocessor_count"], warp_size=gpu["warp_size"],
-            shared_memory_per_block_optin=gpu["max_shared_mem"],
-            regs_per_multiprocessor=gpu["max_num_regs"], total_memory=gpu["total_memory"])
+            shared_memory_per_block=48 * 1024, shared_memory_per_block_optin=gpu["max_shared_mem"],
+            shared_memory_per_multiprocessor=gpu["max_shared_mem"] + 1024,
+            regs_per_multiprocessor=gpu["max_num_regs"], max_threads_per_multi_processor=2048,
+            total_memory=gpu["total_memory"], L2_cache_size=gpu["L2_cache_size"],
+            is_integrated=False, is_multi_gpu_board=False, gcnArchName="")
         replacements += [
             (torch.cuda, "current_device", lambda: 0),
             (torch.cuda, "get_device_properties", lambda device=None: props),
@@ -108,11 +112,11 @@ def stand_ins(install: bool = True) -> None:
         ]
         try:
             driver.active  # noqa: B018 - a GPU's driver, where one is active
-        except RuntimeError:
+        except Exception:  # none is: Triton raises when it finds no driver to create
             replacements.append((driver, "active", _StandInDriver()))
     for owner, name, new in replacements:
         if owner is driver:
-            _REPLACED[owner, name] = driver._active
+            _REPLACED[owner, name] = None  # none was active: the first use creates one
             driver.set_active(new)
         else:
             _REPLACED[owner, name] = getattr(owner, name)
