@@ -79,7 +79,7 @@ class Property:
         except _Raised as raised:
             error = getattr(raised.error, "error", raised.error)  # a harness wrapper's
             if outside(impl, case) is None or any(k in str(error) for k in CONTEXT_KILLERS):
-                raise raised.error  # noqa: B904 - its own cause is the implementation's error
+                raise raised.error from raised.error.__cause__  # the implementation's
             return []
 
     def cases(
