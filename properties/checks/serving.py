@@ -17,6 +17,7 @@ so must a decode step of the case's first three queries over that cache.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import torch
 
@@ -28,10 +29,24 @@ from attnfuzz.properties.model.pages import PAGE_SIZES, paged_cache
 from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
 
 
-def _lengths(case: AttentionCase) -> list[tuple[int, int]]:
-    """(queries, keys) of each sequence: every other batch element shortened."""
-    return [(case.sq - (b % 2) * (case.sq // 3), case.sk - (b % 2) * (case.sk // 4))
-            for b in range(case.batch)]
+def _within(impl: Implementation, case: AttentionCase, lengths: list[tuple[int, int]]) -> bool:
+    """Whether one serving call of sequences of these (queries, keys) lengths stays
+    within what ``impl`` declares: each sequence, as a case of the call's batch."""
+    return all(impl.support.admits(replace(case, batch=len(lengths), sq=sq, sk=sk)) is None
+               for sq, sk in lengths)
+
+
+def _lengths(impl: Implementation, case: AttentionCase) -> list[tuple[int, int]]:
+    """(queries, keys) of each sequence: every other batch element shortened, by
+    different amounts where the support allows Sq != Sk, else keeping Sk - Sq."""
+    lengths = []
+    for b in range(case.batch):
+        cut = (b % 2) * (case.sq // 3)
+        shorter = [(case.sq - cut, case.sk - (b % 2) * (case.sk // 4)),
+                   (case.sq - cut, case.sk - cut)]
+        lengths.append(next((n for n in shorter if n[1] >= 0 and _within(impl, case, [n])),
+                            (case.sq, case.sk)))
+    return lengths
 
 
 def _split(sq: int, sk: int) -> bool:
@@ -108,14 +123,19 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
     if impl.varlen is None:
         return []
     q, k, v = (built.inputs[r] for r in "qkv")
-    # An empty sequence first, over the first key of batch element 0 (if any),
-    # then the shorter sequences before the longer ones, so that a sequence
-    # read past its own end (to the longest one's length, say) reads the next
-    # one's keys.  A batch of one gets a shortened copy in front.
-    sequences = [(b, *n) for b, n in enumerate(_lengths(case))]
+    # An empty sequence first, over the first key of batch element 0 (if any,
+    # and if the support allows Sq != Sk), then the shorter sequences before
+    # the longer ones, so that a sequence read past its own end (to the
+    # longest one's length, say) reads the next one's keys.  A batch of one
+    # gets a shortened copy in front.  Every sequence stays within the support.
+    sequences = [(b, *n) for b, n in enumerate(_lengths(impl, case))]
     if case.batch == 1:
-        sequences.append((0, case.sq - case.sq // 3, case.sk - case.sk // 4))
-    pieces = [(0, 0, min(case.sk, 1)), *sorted(set(sequences), key=lambda p: (p[2], p[1], p[0]))]
+        sequences.append((0, *_lengths(impl, replace(case, batch=2))[1]))
+    empty = next(((0, 0, n) for n in (min(case.sk, 1), 0) if _within(impl, case, [(0, n)])), None)
+    pieces = [*([empty] if empty else []),
+              *sorted(set(sequences), key=lambda p: (p[2], p[1], p[0]))]
+    if not _within(impl, case, [p[1:] for p in pieces]):
+        return []
     pack = lambda t, role: torch.cat(  # noqa: E731
         [t[b, :, : (sq if role == "q" else sk)].transpose(0, 1) for b, sq, sk in pieces])
     cu = [torch.tensor([0, *torch.tensor([p[i] for p in pieces]).cumsum(0).tolist()],
@@ -131,7 +151,7 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
     # The launch is tuned (so its tiles chosen) by the longest sequence.
     same_tiles = _untuned(max(p[1] for p in pieces), max(p[2] for p in pieces))
     verdicts, start = [], 0
-    for b, sq, sk in pieces[1:]:
+    for b, sq, sk in pieces[1 if empty else 0:]:
         got = out[start:start + sq].transpose(0, 1)[None]
         got_lse = None if lse is None else lse[:, start:start + sq][None]
         start += sq
@@ -151,9 +171,9 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
         return []
     # Each batch element a sequence of its own length (a batch of one gets a
     # shortened copy after it: lengths that differ).
-    seqs = [(b, max(case.sq, sk)) for b, (_, sk) in enumerate(_lengths(case))]
+    seqs = [(b, max(case.sq, sk)) for b, (_, sk) in enumerate(_lengths(impl, case))]
     if case.batch == 1:
-        seqs.append((0, max(case.sq, case.sk - case.sk // 4)))
+        seqs.append((0, max(case.sq, _lengths(impl, replace(case, batch=2))[1][1])))
     elements, lens = [b for b, _ in seqs], [n for _, n in seqs]
     q, k, v = (built.inputs[r][elements] for r in "qkv")
     page = PAGE_SIZES[case.values.seed % len(PAGE_SIZES)]
@@ -163,6 +183,8 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     # The case's queries as the new tokens, and its first three at most (a
     # speculative decode step over the same cache, the shape serving repeats most).
     for n in dict.fromkeys((case.sq, min(case.sq, 3))):
+        if not _within(impl, case, [(n, sk) for _, sk in seqs]):
+            continue  # a decode step where the support has no Sq != Sk, say
         out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
         # attnfuzz's paged kernel splits a long cache's keys for few new tokens,
         # into ranges set by the longest sequence: bits no prefill alone has;

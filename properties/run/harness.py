@@ -92,15 +92,23 @@ def _first_line(error: BaseException) -> str:
 
 
 def _guarded(impl: Implementation) -> Implementation:
-    """``impl`` whose exceptions say they came from it, not from the harness around it."""
+    """``impl`` whose exceptions (of its serving entry points too) say they came
+    from it, not from the harness around it."""
 
-    def run(*args, **kwargs):
-        try:
-            return impl.run(*args, **kwargs)
-        except (Exception, SystemExit) as exc:  # sys.exit() in it ends nothing but the call
-            raise ImplementationCrash(impl.name, exc) from exc
+    def guard(fn):
+        if fn is None:
+            return None
 
-    return dataclasses.replace(impl, run=run)
+        def call(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (Exception, SystemExit) as exc:  # sys.exit() in it ends nothing but the call
+                raise ImplementationCrash(impl.name, exc) from exc
+
+        return call
+
+    return dataclasses.replace(impl, run=guard(impl.run), varlen=guard(impl.varlen),
+                               paged=guard(impl.paged))
 
 
 @dataclass
