@@ -24,12 +24,14 @@ from attnfuzz.properties.implementations.support import Support
 from attnfuzz.properties.model.cases import (
     ALIGNMENTS,
     DTYPES,
+    ORDERS,
     AttentionCase,
     Case,
     MatmulCase,
+    Serving,
     SoftmaxCase,
 )
-from attnfuzz.properties.model.layouts import NAMES, Layout, named
+from attnfuzz.properties.model.layouts import INDEX_VIEWS, NAMES, Layout, named
 from attnfuzz.properties.model.values import FAMILIES, Values
 
 # Block edges used by the kernels on either backend (16 is tl.dot's minimum).
@@ -596,6 +598,30 @@ def softmax_cases(
         x_layout=draw(lay), values=draw(values(families)),
         out_layout=draw(layouts(nd, _out_names(names))),
     )
+
+
+def servings(layout_names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Serving]:
+    """How the serving property packs and pages a case (``cases.Serving``): the
+    order of its sequences by length, guard sequences, a layout for each packed
+    tensor and each cache, drawn apart (so k and v differ in strides as often
+    as not), and the index tensors as views.  Of ``layout_names`` (a broadcast
+    is no layout for a packed tensor or a cache); everything shrinks to the
+    simple layout (contiguous, shortest first, no guard)."""
+    names = tuple(n for n in _known(layout_names, "layout_names", NAMES)
+                  if not n.startswith("expand")) or ("contiguous",)
+    packed, cache = layouts(3, names), layouts(4, names)
+    return st.builds(Serving, order=st.sampled_from(ORDERS), guards=st.booleans(),
+                     q_layout=packed, k_layout=packed, v_layout=packed,
+                     k_cache_layout=cache, v_cache_layout=cache,
+                     index=st.sampled_from(INDEX_VIEWS))
+
+
+def with_serving(
+    cases: st.SearchStrategy[AttentionCase], layout_names: tuple[str, ...] = NAMES
+) -> st.SearchStrategy[AttentionCase]:
+    """``cases``, each with a serving layout drawn for it (see ``servings``)."""
+    return st.tuples(cases, servings(layout_names)).map(
+        lambda t: replace(t[0], serving=t[1]))
 
 
 def call_options(

@@ -54,6 +54,8 @@ class Property:
     # calls' worth of sequences itself, (impl name, dtype, examples, seed) -> None,
     # raising its shrunk failure.  ``judge`` then checks one call of a sequence.
     sequences: Callable[[str, str, int, int | None], None] | None = None
+    # What it draws beside the plain cases, (impl, cases, layout names) -> cases.
+    extend: Callable[..., st.SearchStrategy[Case]] | None = None
 
     def applies(self, impl: Implementation) -> bool:
         return impl.op in self.ops and (self.only is None or self.only(impl))
@@ -81,7 +83,9 @@ class Property:
             alignments=impl.alignments, support=impl.support,
             keys_cover_queries=impl.new_tokens,
         )
-        return strategies.with_options(cases, impl.options)
+        cases = strategies.with_options(cases, impl.options)
+        return cases if self.extend is None else self.extend(
+            impl, cases, layout_names or strategies.NAMES)
 
 
 def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:
@@ -198,6 +202,9 @@ PROPERTIES: dict[str, Property] = {
             "the case packed with other lengths (varlen) and through a shuffled paged cache: "
             "each sequence within its bounds and the bits of the prefill alone",
             max_len=70, only=lambda impl: impl.varlen is not None or impl.paged is not None,
+            # Layouts of the packed tensors and caches within what the support accepts.
+            extend=lambda impl, cases, names: strategies.with_serving(
+                cases, tuple(n for n in names if n in impl.support.layouts)),
         ),
         Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),
