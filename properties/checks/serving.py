@@ -168,8 +168,8 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
         got = out[start:start + sq].transpose(0, 1)[None]
         got_lse = None if lse is None else lse[:, start:start + sq][None]
         start += sq
-        what = (f"varlen guard row after {last} (a store past its end?)" if is_guard
-                else f"varlen sequence {b + 1} of {len(pieces)} ({sq} x {sk})")
+        what = (f"varlen guard row after {last}, which no other sequence may write"
+                if is_guard else f"varlen sequence {b + 1} ({sq} x {sk})")
         last = what if not is_guard else last
         verdicts += alone.verdicts(what, got, got_lse, b, sq, sk, same_tiles)
     return verdicts
