@@ -12,11 +12,17 @@ same draws.  The classes:
 - packed batches in every order of lengths, with guard sequences: a function
   that stores one row past a sequence's end, as a tile-major kernel's last
   block does without its row mask;
-- argument edges: a function that reads ``scale=0`` as "the default".
+- argument edges: a function that reads ``scale=0`` as "the default", and
+  ``out=`` beside each input: a kernel that refuses an out sharing an
+  allocation with the last input at a disjoint offset (a refusal of a
+  disjoint out is a crash finding, as it was for one after the first input;
+  an out interleaved with an input may be refused as needless, and when
+  accepted is checked as any other).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -24,7 +30,8 @@ import torch
 from hypothesis import HealthCheck, find, given, settings
 
 from attnfuzz.properties import checks, implementations, strategies
-from attnfuzz.properties.implementations import Implementation, Support
+from attnfuzz.properties.checks.execution import contiguous_strides
+from attnfuzz.properties.implementations import Implementation, Support, builtin
 from attnfuzz.properties.model.cases import AttentionCase, Serving, from_json, to_json
 
 # Rows a kernel's program owns, as the fused prefill's 64-row tiles.
@@ -162,9 +169,8 @@ def _fails(prop: str, impl: Implementation, case: AttentionCase) -> bool:
         return True
 
 
-def _found(prop: str, fn, convention: str, supports: Support = ANY, *,
-           examples: int = 300, seed: int = 0) -> AttentionCase:
-    impl = _impl(fn, convention, supports)
+def _found(prop: str, impl: Implementation, *, examples: int = 300,
+           seed: int = 0) -> AttentionCase:
     return find(checks.get(prop).cases(impl, "float32"), lambda c: _fails(prop, impl, c),
                 settings=settings(max_examples=examples, database=None, deadline=None,
                                   suppress_health_check=list(HealthCheck)),
@@ -178,7 +184,7 @@ def _found(prop: str, fn, convention: str, supports: Support = ANY, *,
 ])
 def test_v_read_through_k_strides_is_found(fn, convention, supports):
     prop = "oracle" if convention == "attnfuzz" else "serving"
-    case = _found(prop, fn, convention, supports)
+    case = _found(prop, _impl(fn, convention, supports))
     if prop == "serving":
         # Shrunk to the layouts that show it: the rest of the serving spec simple.
         s = case.serving
@@ -191,7 +197,7 @@ def test_v_read_through_k_strides_is_found(fn, convention, supports):
     (paged_seqlens_from_storage, "paged"),
 ])
 def test_index_tensors_read_from_their_storage_are_found(fn, convention):
-    case = _found("serving", fn, convention)
+    case = _found("serving", _impl(fn, convention))
     s = case.serving
     assert s.index != "contiguous", s.describe()
     assert s == Serving(index=s.index), f"shrinks to the index view alone: {s.describe()}"
@@ -199,7 +205,7 @@ def test_index_tensors_read_from_their_storage_are_found(fn, convention):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_store_past_a_sequences_end_is_found(seed):
-    case = _found("serving", varlen_past_end, "varlen", seed=seed)
+    case = _found("serving", _impl(varlen_past_end, "varlen"), seed=seed)
     s = case.serving
     # Either a longer sequence before a shorter one, or a guard after the longest.
     assert s.order != "sorted" or s.guards, s.describe()
@@ -207,7 +213,7 @@ def test_a_store_past_a_sequences_end_is_found(seed):
 
 
 def test_scale_zero_read_as_the_default_is_found():
-    case = _found("oracle", dense_scale_or_default, "attnfuzz")
+    case = _found("oracle", _impl(dense_scale_or_default, "attnfuzz"))
     assert case.scale == 0.0
 
 
@@ -239,3 +245,53 @@ def test_a_serving_spec_round_trips_and_describes_itself():
                  "index tensors strided"):
         assert part in text, text
     assert "served with" not in AttentionCase().describe()
+
+
+# --- out= beside each input ------------------------------------------------------------------
+
+def _shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def _naive_refusing_kv_neighbours(q, k, v, out, **kw):
+    # An overlap check that compares allocations, not spans, for k and v only.
+    if out is not None and any(_shares_storage(out, t) for t in (k, v)):
+        raise ValueError("out shares memory with k or v")
+    return builtin._naive(q, k, v, out, **kw)
+
+
+def _naive_storing_contiguously(q, k, v, out, **kw):
+    got = builtin._naive(q, k, v, None, **kw)
+    if out is not None:  # the out's strides ignored: written as a new tensor is laid out
+        torch.as_strided(out, out.shape, contiguous_strides(tuple(out.shape)),
+                         out.storage_offset()).copy_(got["out"])
+        got["out"] = out
+    return got
+
+
+def _with_out(name: str, fn) -> Implementation:
+    return Implementation(name, "attention", fn, options=(builtin.OUT,))
+
+
+def test_an_out_refused_beside_the_last_input_is_found():
+    impl = _with_out("refuses out beside k or v", _naive_refusing_kv_neighbours)
+    case = _found("oracle", impl, examples=200)
+    assert dict(case.options)["out"] == "before an input"
+    # A refusal of a disjoint out is no answer: the property raises, which the
+    # harness reports as a crash.
+    with pytest.raises(ValueError, match="shares memory"):
+        checks.get("oracle").run(impl, case)
+
+
+SMALL = AttentionCase(batch=1, hq=2, hkv=1, sq=3, sk=5, d=16, dv=24)
+
+
+def test_an_interleaved_out_is_refused_needlessly_or_checked():
+    case = dataclasses.replace(SMALL, options=(("out", "interleaved with an input"),))
+    refused = checks.get("bad_out").run(implementations.get("naive"), case)
+    assert [v.ok for v in refused] == [True]
+    assert "needless refusal" in refused[0].check
+    accepted = checks.get("bad_out").run(
+        _with_out("stores contiguously", _naive_storing_contiguously), case)
+    bad = [v.check for v in accepted if not v.ok]
+    assert any("input q modified" in c for c in bad), bad
