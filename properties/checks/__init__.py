@@ -165,7 +165,8 @@ PROPERTIES: dict[str, Property] = {
         ),
         Property(
             "bad_out", implementations.OPS, lambda i, c, b, o: bad_out_refused(i, c, b),
-            "an out= overlapping an input or itself is refused, or the answer is right",
+            "an out= overlapping an input or itself (or interleaved with one) is refused, "
+            "or the answer is right",
             only=lambda impl: impl.writes_out,
             draws=lambda impl, dtype, max_len: st.tuples(
                 strategies.cases_for(impl.op, dtype, decode=impl.decode, max_len=max_len,
