@@ -58,6 +58,8 @@ class Property:
     # for refusals); to the others it is a crash, or on a case outside the
     # support, nothing to judge (``run``).
     judges_refusals: bool = False
+    # What it draws beside the plain cases, (impl, cases, layout names) -> cases.
+    extend: Callable[..., st.SearchStrategy[Case]] | None = None
 
     def applies(self, impl: Implementation) -> bool:
         return impl.op in self.ops and (self.only is None or self.only(impl))
@@ -99,7 +101,9 @@ class Property:
             alignments=impl.alignments, support=impl.support,
             keys_cover_queries=impl.new_tokens,
         )
-        return strategies.with_options(cases, impl.options)
+        cases = strategies.with_options(cases, impl.options)
+        return cases if self.extend is None else self.extend(
+            impl, cases, layout_names or strategies.NAMES)
 
 
 class _Raised(Exception):
@@ -211,7 +215,8 @@ PROPERTIES: dict[str, Property] = {
         ),
         Property(
             "bad_out", implementations.OPS, lambda i, c, b, o: bad_out_refused(i, c, b),
-            "an out= overlapping an input or itself is refused, or the answer is right",
+            "an out= overlapping an input or itself (or interleaved with one) is refused, "
+            "or the answer is right",
             only=lambda impl: impl.writes_out, judges_refusals=True,
             draws=lambda impl, dtype, max_len: st.tuples(
                 strategies.cases_for(impl.op, dtype, decode=impl.decode, max_len=max_len,
@@ -248,6 +253,9 @@ PROPERTIES: dict[str, Property] = {
             "the case packed with other lengths (varlen) and through a shuffled paged cache: "
             "each sequence within its bounds and the bits of the prefill alone",
             max_len=70, only=lambda impl: impl.varlen is not None or impl.paged is not None,
+            # Layouts of the packed tensors and caches within what the support accepts.
+            extend=lambda impl, cases, names: strategies.with_serving(
+                cases, tuple(n for n in names if n in impl.support.layouts)),
         ),
         Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),
