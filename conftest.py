@@ -5,10 +5,10 @@ from here where the checkout is only on the path),
 chooses the backend before any test module imports ``kernels``, fixes one
 Hypothesis seed per run (in the header; ``--hypothesis-seed=N`` reruns it),
 names a failing test's reproduce command, dumps shrunk failures and prints
-the worst error/bound ratios.  What is this repository's own is here: the
-Hypothesis profiles its suite runs under and the order tests are collected in.
-
-Profiles never derandomize (derandomization would override the seed).
+the worst error/bound ratios, and registers the ``dev`` and ``thorough``
+Hypothesis profiles.  What is this repository's own is here: its ``ci`` and
+``gpu`` profiles, the default profile its suite runs under and the order
+tests are collected in.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from hypothesis import settings
 
 from attnfuzz.properties import backend
 from attnfuzz.properties.run import plugin
-from attnfuzz.properties.run.plugin import PHASES, SUPPRESSED
+from attnfuzz.properties.run.plugin import PROFILE_SETTINGS
 
 PLUGIN = plugin.__name__
 
@@ -29,20 +29,14 @@ if not plugin.installed():
     # has torch and triton): no entry point loads the plugin, so this does.
     pytest_plugins = [PLUGIN]
 
-_COMMON = dict(
-    deadline=None,
-    phases=PHASES,
-    suppress_health_check=SUPPRESSED,
-    derandomize=False,
-    print_blob=True,
-)
-# Examples per property test.  ``ci`` fits the 2-core CI machine in minutes;
-# ``gpu`` is compiled kernels; ``thorough`` is for a long fuzzing session.
-settings.register_profile("dev", max_examples=10, **_COMMON)
-settings.register_profile("ci", max_examples=30, database=None, **_COMMON)
+# The plugin's profiles (``dev``, ``thorough``) are registered at configure
+# time; this suite loads its default profile now, at import, so it registers
+# them first.  Its own two: ``ci`` fits the 2-core CI machine in minutes (no
+# example database), ``gpu`` is compiled kernels.
+plugin.register_profiles()
+settings.register_profile("ci", max_examples=30, database=None, **PROFILE_SETTINGS)
 GPU_EXAMPLES = int(os.environ.get("ATTNFUZZ_GPU_EXAMPLES", "100"))
-settings.register_profile("gpu", max_examples=GPU_EXAMPLES, database=None, **_COMMON)
-settings.register_profile("thorough", max_examples=1000, **_COMMON)
+settings.register_profile("gpu", max_examples=GPU_EXAMPLES, database=None, **PROFILE_SETTINGS)
 
 
 def default_profile() -> str:

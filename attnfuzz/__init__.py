@@ -35,6 +35,8 @@ if "TRITON_INTERPRET" not in os.environ and _backend.requested() in _backend.BAC
     # interpreter); ``configure`` may still change it until kernels are imported.
     # A bad ATTNFUZZ_BACKEND is left for ``configure`` to report where it is called.
     _backend.configure()
+elif _backend.interpreting():
+    _backend.stand_ins()  # what ``configure`` installs on the interpreter
 
 # Where each public name lives: the one place it is spelled for this face.
 _PUBLIC = {

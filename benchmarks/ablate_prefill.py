@@ -14,7 +14,8 @@ Points: bf16, B = 4, Hq = 16, Hkv = 8, D = 128, S = Sq = Sk.
 
 Prints one line per (variant, point): TFLOP/s (4 * D FLOPs per visible
 (query, key) pair and head), the ratio to the kernel as it is and to cuDNN.
-Writes ``ablate_prefill_<gpu>.json`` under ``--out``.
+Writes ``ablate_prefill_<gpu>.json`` under ``--out`` (default
+``attnfuzz-records/`` in the current directory, ``_records.py``).
 """
 
 from __future__ import annotations
@@ -97,12 +98,13 @@ VARIANTS: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    from _records import add_out_argument
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="two points (S = 4k, causal and not)")
     p.add_argument("--variants", default=",".join(VARIANTS),
                    help=f"comma-separated, of: {', '.join(VARIANTS)}")
-    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results",
-                   help="output directory (default: benchmarks/results)")
+    add_out_argument(p)
     p.add_argument("--worker", help=argparse.SUPPRESS)  # a variant's own process
     p.add_argument("--points", help=argparse.SUPPRESS)
     return p.parse_args(argv)

@@ -39,7 +39,8 @@ clocks)::
     python benchmarks/bench_attention.py [--quick] [--out DIR]
 
 Writes ``attention_<gpu>.json`` and ``attention_<gpu>.png`` under ``--out``
-(default ``benchmarks/results``) and prints the table last.
+(default ``attnfuzz-records/`` in the current directory, ``_records.py``) and
+prints the table last.
 """
 
 from __future__ import annotations
@@ -93,10 +94,11 @@ def per_call_us(fn: Callable[[], object], calls: int) -> tuple[float, float]:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    from _records import add_out_argument
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer points and shorter timing")
-    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results",
-                   help="output directory (default: benchmarks/results)")
+    add_out_argument(p)
     return p.parse_args(argv)
 
 

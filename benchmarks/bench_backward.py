@@ -22,9 +22,9 @@ clocks)::
 
     python benchmarks/bench_backward.py [--quick] [--out DIR]
 
-Writes ``backward_<gpu>.json`` under ``--out`` (default
-``benchmarks/results``) and prints the table, with each point's ratio to
-sdpa-flash and to cuDNN.
+Writes ``backward_<gpu>.json`` under ``--out`` (default ``attnfuzz-records/``
+in the current directory, ``_records.py``) and prints the table, with each
+point's ratio to sdpa-flash and to cuDNN.
 """
 
 from __future__ import annotations
@@ -46,10 +46,11 @@ BACKWARD_FLOPS = 2.5  # times the forward's
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    from _records import add_out_argument
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer points and shorter timing")
-    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results",
-                   help="output directory (default: benchmarks/results)")
+    add_out_argument(p)
     return p.parse_args(argv)
 
 

@@ -21,9 +21,10 @@ with ``triton.testing.do_bench`` (median, L2 cleared between runs):
 
     python benchmarks/bench_serving.py [--quick] [--out DIR]
 
-Writes ``serving_<gpu>.json`` under ``--out`` (default ``benchmarks/results``)
-and prints one line per point with its ratios.  ``--tiny`` runs every point at
-toy sizes on any backend (a check that the script runs, not a measurement).
+Writes ``serving_<gpu>.json`` under ``--out`` (default ``attnfuzz-records/`` in
+the current directory, ``_records.py``) and prints one line per point with its
+ratios.  ``--tiny`` runs every point at toy sizes on any backend (a check
+that the script runs, not a measurement).
 """
 
 from __future__ import annotations
@@ -45,11 +46,12 @@ PAGE_SIZES = (16, 64, 256)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    from _records import add_out_argument
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer points and shorter timing")
     p.add_argument("--tiny", action="store_true", help="toy sizes on any backend (no timing)")
-    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results",
-                   help="output directory (default: benchmarks/results)")
+    add_out_argument(p)
     return p.parse_args(argv)
 
 

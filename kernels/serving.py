@@ -480,6 +480,9 @@ def flash_attention_varlen(
     lse = torch.empty((hq, total_q), dtype=torch.float32, device=q.device) if return_lse else None
     if total_q == 0 or not lens_q:
         return _results(out, lse, return_lse)
+    # The kernel reads a prefix sum's entries at unit stride; a view (every
+    # other entry of a larger tensor, say) is copied.
+    cu_seqlens_q, cu_seqlens_k = cu_seqlens_q.contiguous(), cu_seqlens_k.contiguous()
     with _on_device_of(q):
         launch_varlen(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, lens_k, max_q, max_k,
                       causal=causal, scale=scale, top_left=alignment == "top_left",
@@ -641,6 +644,7 @@ def flash_attention_paged(
     lse = torch.empty((b, hq, sq), dtype=torch.float32, device=q.device) if return_lse else None
     if out.numel() == 0:
         return _results(out, lse, return_lse)
+    cache_seqlens = cache_seqlens.contiguous()  # read at unit stride, as the table is
     dims = AttentionDims(b, hq, hkv, sq, max(lens), d, dv, scale, 0)
     if uses_decode_path(sq, max(lens)):
         with _on_device_of(q):

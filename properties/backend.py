@@ -3,12 +3,19 @@
 ``configure()`` must run before ``kernels`` is imported, because
 ``@triton.jit`` reads ``TRITON_INTERPRET`` when the decorator runs.
 ``ATTNFUZZ_BACKEND=interpreter|gpu`` overrides the automatic choice.
+
+On the interpreter without a GPU, ``stand_ins`` answers what kernel files ask
+of one at import or launch (the active Triton driver, ``torch.cuda``'s
+current device and its properties: device 0 of ``STAND_IN_GPU``), and a
+kernel autotuned over several configs runs its first (after its own
+``early_config_prune``): the interpreter has no timer to tune with.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from types import SimpleNamespace
 
 BACKENDS = ("auto", "interpreter", "gpu")
 # Where the float64 oracle and its bounds may run (``oracle_device``).
@@ -46,7 +53,132 @@ def configure(choice: str | None = None) -> str:
     else:
         os.environ["TRITON_INTERPRET"] = "0"
     os.environ["ATTNFUZZ_BACKEND"] = choice
+    stand_ins(choice == "interpreter")
     return choice
+
+
+# The GPU the stand-ins describe: an A100's numbers (sm_80, the portable
+# kernels' path), as the CUDA driver names them and as torch names them.
+STAND_IN_GPU = {
+    "name": "Triton interpreter (stand-in for an sm_80 GPU)",
+    "capability": (8, 0),
+    "multiprocessor_count": 108,
+    "warp_size": 32,
+    "max_shared_mem": 166912,  # per block, opted in
+    "max_num_regs": 65536,
+    "total_memory": 40 * 2**30,
+    "L2_cache_size": 40 * 2**20,
+}
+
+# (owner, attribute) -> what the stand-ins replaced, to put back.
+_REPLACED: dict[tuple[object, str], object] = {}
+
+
+def stand_ins(install: bool = True) -> None:
+    """Install (or remove) the interpreter's stand-ins for a GPU; ``configure``
+    calls it.  The device questions are answered only where no GPU answers
+    them; the autotuner runs its first config whenever it interprets."""
+    import torch
+    from triton.runtime import autotuner
+    from triton.runtime.driver import driver
+
+    if not install:
+        for (owner, name), old in _REPLACED.items():
+            if owner is driver:
+                driver.set_active(old)
+            else:
+                setattr(owner, name, old)
+        _REPLACED.clear()
+        return
+    if _REPLACED:
+        return
+    replacements: list[tuple[object, str, object]] = [
+        (autotuner.Autotuner, "run", _first_config(autotuner.Autotuner.run))]
+    if not torch.cuda.is_available():
+        gpu = STAND_IN_GPU
+        props = SimpleNamespace(  # the attributes of torch's _CudaDeviceProperties
+            name=gpu["name"], major=gpu["capability"][0], minor=gpu["capability"][1],
+            multi_processor_count=gpu["multiprocessor_count"], warp_size=gpu["warp_size"],
+            shared_memory_per_block=48 * 1024, shared_memory_per_block_optin=gpu["max_shared_mem"],
+            shared_memory_per_multiprocessor=gpu["max_shared_mem"] + 1024,
+            regs_per_multiprocessor=gpu["max_num_regs"], max_threads_per_multi_processor=2048,
+            total_memory=gpu["total_memory"], L2_cache_size=gpu["L2_cache_size"],
+            is_integrated=False, is_multi_gpu_board=False, gcnArchName="")
+        replacements += [
+            (torch.cuda, "current_device", lambda: 0),
+            (torch.cuda, "get_device_properties", lambda device=None: props),
+            (torch.cuda, "get_device_capability", lambda device=None: gpu["capability"]),
+            (torch.cuda, "get_device_name", lambda device=None: gpu["name"]),
+        ]
+        try:
+            driver.active  # noqa: B018 - a GPU's driver, where one is active
+        except Exception:  # none is: Triton raises when it finds no driver to create
+            replacements.append((driver, "active", _StandInDriver()))
+    for owner, name, new in replacements:
+        if owner is driver:
+            _REPLACED[owner, name] = None  # none was active: the first use creates one
+            driver.set_active(new)
+        else:
+            _REPLACED[owner, name] = getattr(owner, name)
+            setattr(owner, name, new)
+
+
+def _first_config(run):
+    """``Autotuner.run`` that, on the interpreter, runs the first config its
+    pruning leaves instead of timing each."""
+    def first(self, *args, **kwargs):
+        if not interpreting() or len(self.configs) <= 1:
+            return run(self, *args, **kwargs)
+        configs = self.configs
+        if self.early_config_prune:
+            named = dict(zip(self.arg_names, args, strict=False))
+            configs = self.early_config_prune(configs, named, **kwargs) or configs
+        every, self.configs = self.configs, configs[:1]
+        try:
+            return run(self, *args, **kwargs)
+        finally:
+            self.configs = every
+
+    return first
+
+
+class _StandInDriver:
+    """The active Triton driver's answers about device 0 of ``STAND_IN_GPU``."""
+
+    def __init__(self) -> None:
+        gpu = STAND_IN_GPU
+        properties = {"max_shared_mem": gpu["max_shared_mem"],
+                      "max_num_regs": gpu["max_num_regs"],
+                      "multiprocessor_count": gpu["multiprocessor_count"],
+                      "warpSize": gpu["warp_size"], "sm_clock_rate": 1410000,
+                      "mem_clock_rate": 1215000, "mem_bus_width": 5120}
+        self.utils = SimpleNamespace(get_device_properties=lambda device=0: dict(properties))
+
+    def is_active(self) -> bool:
+        return True
+
+    def get_current_device(self) -> int:
+        return 0
+
+    def set_current_device(self, device: int) -> None:
+        pass
+
+    def get_current_stream(self, device: int | None = None) -> int:
+        return 0
+
+    def get_device_capability(self, device: int = 0) -> tuple[int, int]:
+        return STAND_IN_GPU["capability"]
+
+    def get_current_target(self):
+        from triton.backends.compiler import GPUTarget
+
+        major, minor = STAND_IN_GPU["capability"]
+        return GPUTarget("cuda", 10 * major + minor, STAND_IN_GPU["warp_size"])
+
+    def get_active_torch_device(self):
+        import torch
+
+        return torch.device("cpu")
 
 
 def requested() -> str:

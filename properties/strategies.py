@@ -27,12 +27,14 @@ from attnfuzz.properties.implementations.support import Support
 from attnfuzz.properties.model.cases import (
     ALIGNMENTS,
     DTYPES,
+    ORDERS,
     AttentionCase,
     Case,
     MatmulCase,
+    Serving,
     SoftmaxCase,
 )
-from attnfuzz.properties.model.layouts import NAMES, Layout, materialize, named
+from attnfuzz.properties.model.layouts import INDEX_VIEWS, NAMES, Layout, materialize, named
 from attnfuzz.properties.model.values import FAMILIES, Values
 
 # Block edges used by the kernels on either backend (16 is tl.dot's minimum).
@@ -100,6 +102,11 @@ PRIMES = (3, 5, 7, 11, 13, 17, 31, 37, 67, 97, 127)
 OUT_NAMES = tuple(n for n in NAMES if not n.startswith("expand"))
 # Qwen3 query/KV head counts.
 QWEN3_HEADS = ((16, 8), (32, 8), (64, 8), (32, 4))
+# Scales drawn, the default first: negative ones, and 0, which a kernel that
+# reads a falsy scale as "the default" (``scale or D**-0.5``) gets wrong.
+ATTENTION_SCALES = (None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0, 0.0)
+MATMUL_SCALES = (1.0, 0.5, 3.0, -2.0, 0.0)
+SOFTMAX_SCALES = (1.0, 0.5, 4.0, -1.0, 0.0)
 # GQA groups, simplest first: not only powers of two (Qwen3-14B has 40 query
 # heads over 8 KV heads, groups of 5), where a kernel's head mapping may assume one.
 GROUPS = (1, 2, 3, 4, 5, 8)
@@ -445,8 +452,9 @@ def _attention_cases(
             dims = head_dim if support_dims else head_dims(max_dim)
             dv = draw(value_dim if value_dim is not None else st.one_of(st.just(d), dims))
         causal, alignment = draw(masks)
-        # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0).
-        scale = draw(st.sampled_from([None, 0.5, -0.5, 1.0, 0.125, 2.0, -2.0]))
+        # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0);
+        # 0 makes every visible key equally likely, and is no "use the default".
+        scale = draw(st.sampled_from(ATTENTION_SCALES))
         # A regime's case draws a free one's choices too, and a free case every
         # regime's: shrinking the regime (to "any" last) then leaves every later
         # choice where it was, and the case goes on shrinking in its new regime.
@@ -606,7 +614,7 @@ def matmul_cases(
         k=0 if draw(st.integers(0, 9)) == 9 else draw(seq_lens(max_size)),
         batch=batch, transpose_b=transpose_b, dtype=dtype,
         input_precision=draw(precisions(dtype)),
-        scale=draw(st.sampled_from([1.0, 0.5, 3.0, -2.0])),
+        scale=draw(st.sampled_from(MATMUL_SCALES)),
         a_layout=draw(lay), b_layout=draw(lay), out_layout=draw(layouts(nd, _out_names(names))),
         values=draw(values(families)),
     )
@@ -640,12 +648,36 @@ def softmax_cases(
     names = _names_for(nd, layout_names)
     lay = layouts(nd, names)
     return SoftmaxCase(
-        shape=shape, dtype=dtype, scale=draw(st.sampled_from([1.0, 0.5, 4.0, -1.0])),
+        shape=shape, dtype=dtype, scale=draw(st.sampled_from(SOFTMAX_SCALES)),
         causal=mask[0], alignment=mask[1],
         window=drawn_window,
         x_layout=draw(lay), values=draw(values(families)),
         out_layout=draw(layouts(nd, _out_names(names))),
     )
+
+
+def servings(layout_names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Serving]:
+    """How the serving property packs and pages a case (``cases.Serving``): the
+    order of its sequences by length, guard sequences, a layout for each packed
+    tensor and each cache, drawn apart (so k and v differ in strides as often
+    as not), and the index tensors as views.  Of ``layout_names`` (a broadcast
+    is no layout for a packed tensor or a cache); everything shrinks to the
+    simple layout (contiguous, shortest first, no guard)."""
+    names = tuple(n for n in _known(layout_names, "layout_names", NAMES)
+                  if not n.startswith("expand")) or ("contiguous",)
+    packed, cache = layouts(3, names), layouts(4, names)
+    return st.builds(Serving, order=st.sampled_from(ORDERS), guards=st.booleans(),
+                     q_layout=packed, k_layout=packed, v_layout=packed,
+                     k_cache_layout=cache, v_cache_layout=cache,
+                     index=st.sampled_from(INDEX_VIEWS))
+
+
+def with_serving(
+    cases: st.SearchStrategy[AttentionCase], layout_names: tuple[str, ...] = NAMES
+) -> st.SearchStrategy[AttentionCase]:
+    """``cases``, each with a serving layout drawn for it (see ``servings``)."""
+    return st.tuples(cases, servings(layout_names)).map(
+        lambda t: replace(t[0], serving=t[1]))
 
 
 def call_options(

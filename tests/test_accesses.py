@@ -105,3 +105,72 @@ def test_a_discarded_read_is_a_memory_finding_of_the_oracle_property():
     bad = [v for v in verdicts if not v.ok]
     assert [v.kind for v in bad] == ["memory"], [v.describe() for v in verdicts]
     assert "past the end of x" in bad[0].check
+
+
+@triton.jit
+def _block_copy(x, y, n, CHECK_LOAD: tl.constexpr, CHECK_STORE: tl.constexpr,
+                BLOCK: tl.constexpr):
+    start = tl.program_id(0) * BLOCK
+    src = tl.make_block_ptr(x, shape=(n,), strides=(1,), offsets=(start,), block_shape=(BLOCK,),
+                            order=(0,))
+    dst = tl.make_block_ptr(y, shape=(n,), strides=(1,), offsets=(start,), block_shape=(BLOCK,),
+                            order=(0,))
+    if CHECK_LOAD:
+        vals = tl.load(src, boundary_check=(0,), padding_option="zero")
+    else:
+        vals = tl.load(src)  # the tail block reads past n
+    if CHECK_STORE:
+        tl.store(dst, vals * 2, boundary_check=(0,))
+    else:
+        tl.store(dst, vals * 2)  # the tail block writes past n
+
+
+def _block_doubled(n: int, check_load: bool, check_store: bool) -> tuple[torch.Tensor, list]:
+    buf = torch.full((n + 16,), -1.0)
+    x, y = torch.arange(float(n)), buf[:n]
+    with accesses.watching() as seen:
+        _block_copy[(triton.cdiv(n, 8),)](x, y, n, CHECK_LOAD=check_load,
+                                          CHECK_STORE=check_store, BLOCK=8)
+    assert bool((buf[n:] == -1.0).all()), "a store outside the tensor was performed"
+    return y, seen
+
+
+def test_block_pointer_accesses_inside_or_boundary_checked_pass():
+    for n, checked in ((16, False), (13, True)):  # whole blocks need no check; a tail does
+        y, seen = _block_doubled(n, check_load=checked, check_store=checked)
+        assert seen == [], seen
+        assert torch.equal(y, 2 * torch.arange(float(n)))
+
+
+@pytest.mark.parametrize("check_load, check_store, op", [(False, True, "load"),
+                                                         (True, False, "store")])
+def test_block_pointer_tail_without_boundary_check_is_found(check_load, check_store, op):
+    y, seen = _block_doubled(13, check_load=check_load, check_store=check_store)
+    assert seen and seen[0].op == op and seen[0].kernel == "_block_copy", seen
+    assert seen[0].program == (1, 0, 0) and seen[0].lanes == 3, seen
+    assert "past the end of" in seen[0].where
+    assert torch.equal(y, 2 * torch.arange(13.0))
+
+
+@triton.jit
+def _descriptor_copy(x, y, rows, declared, BLOCK: tl.constexpr):
+    # A descriptor masks every access to the shape it declares: declaring more
+    # rows than x has reads past it.
+    src = tl.make_tensor_descriptor(x, shape=[declared, 8], strides=[8, 1], block_shape=[BLOCK, 8])
+    dst = tl.make_tensor_descriptor(y, shape=[rows, 8], strides=[8, 1], block_shape=[BLOCK, 8])
+    r = tl.program_id(0) * BLOCK
+    dst.store([r, 0], src.load([r, 0]) * 2)
+
+
+@pytest.mark.parametrize("declared", [13, 16])
+def test_tensor_descriptor_accesses_outside_their_tensor_are_found(declared):
+    x = torch.arange(16 * 8.0).reshape(16, 8)[:13]  # rows 13.. are the allocation's, not x's
+    y = torch.zeros(13, 8)
+    with accesses.watching() as seen:
+        _descriptor_copy[(4,)](x, y, 13, declared, BLOCK=4)
+    assert torch.equal(y, 2 * x)
+    if declared == 13:
+        assert seen == [], seen
+    else:
+        assert seen and seen[0].op == "load" and seen[0].program == (3, 0, 0), seen
+        assert seen[0].lanes == 24 and "past the end of x" in seen[0].where, seen

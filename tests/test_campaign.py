@@ -281,3 +281,36 @@ def test_spawned_workers_run_the_campaign_as_forked_ones_do(capsys, tmp_path, mo
         assert code == 0, out + err
         counts.append(next(ln for ln in out.splitlines() if ln.startswith("matmul ")))
     assert counts[0] == counts[1]
+
+
+def _two_bugs(a, b, out, **kw):
+    # Two bugs of two kinds: wrong past M = 16, and a write into the input
+    # for short odd N, which small cases (the first a run draws) show first.
+    res = _right(a, b, out, **kw)
+    m, n = a.shape[-2], res["out"].shape[-1]
+    if m > 16:
+        res["out"].add_(1.0)
+    elif n > 1 and n % 2:
+        a.add_(1.0)
+    return res
+
+
+@pytest.mark.parametrize("seed", ["3", "4"])
+def test_keep_going_counts_each_bug_once_and_dumps_one_case_per_bug(
+    capsys, tmp_path, monkeypatch, seed
+):
+    monkeypatch.setitem(implementations._REGISTRY, "two_bugs_for_tests",
+                        Implementation("two_bugs_for_tests", "matmul", _two_bugs))
+    argv = ["--impl", "two_bugs_for_tests", "--dtype", "float32", "--property", "oracle",
+            "--seed", seed, "--jobs", "1", "--database", "none", "--examples", "40"]
+    code, out, err, _ = campaign(capsys, *argv, "--dump-dir", str(tmp_path / "once"))
+    assert code == 1 and len(dumps(out)) == 1, out  # without it, the first finding ends it
+    code, out, err, _ = campaign(capsys, *argv, "--keep-going", "--dump-dir", str(tmp_path / "all"))
+    assert code == 1, out + err
+    found = dumps(out)
+    row = next(ln for ln in out.splitlines() if ln.startswith("two_bugs_for_tests"))
+    assert int(row.split()[3]) == len(found), out
+    assert sorted(found) == sorted((tmp_path / "all").iterdir()), out  # repeats not dumped
+    cases = [json.loads((d / "case.json").read_text())["case"] for d in found]
+    assert {c["m"] > 16 for c in cases} == {True, False}, cases  # both bugs
+    assert "found again, not dumped twice" in out, out

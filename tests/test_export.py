@@ -35,9 +35,10 @@ from attnfuzz.properties.run import cli, export, harness
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = "tests.user_attention"
-RESULTS = ROOT / "benchmarks" / "results" / "gpu-fuzz-2026-11-30"
-SDPA_DUMPS = sorted((RESULTS / "sdpa-dumps").iterdir())
-FLASH_DUMP = RESULTS / "sdpa-dumps" / "oracle-sdpa_flash-20261130-055938-992"
+# Dumps of SDPA backends failing on a GPU and the scripts exported from them.
+SDPA_FINDINGS = ROOT / "tests" / "fixtures" / "sdpa-findings"
+SDPA_DUMPS = sorted((SDPA_FINDINGS / "sdpa-dumps").iterdir())
+FLASH_DUMP = SDPA_FINDINGS / "sdpa-dumps" / "oracle-sdpa_flash-20261130-055938-992"
 # Runs a script as __main__ where importing attnfuzz fails.
 NO_ATTNFUZZ = ("import runpy, sys; sys.modules['attnfuzz'] = None; "
                "runpy.run_path(sys.argv[1], run_name='__main__')")
@@ -449,9 +450,9 @@ def test_a_flex_dump_runs_flex_with_the_cases_mask(tmp_path):
 
 @pytest.mark.parametrize("dump", SDPA_DUMPS, ids=[d.name for d in SDPA_DUMPS])
 def test_the_committed_sdpa_repros_say_they_need_a_gpu(tmp_path, dump):
-    """The committed scripts (benchmarks/.../repros) hold these dumps' inputs and stop
-    with one clear line, exit 2, on a machine without CUDA."""
-    committed = RESULTS / "repros" / f"{dump.name}.py"
+    """The committed scripts (tests/fixtures/sdpa-findings/repros) hold these dumps'
+    inputs and stop with one clear line, exit 2, on a machine without CUDA."""
+    committed = SDPA_FINDINGS / "repros" / f"{dump.name}.py"
     text = committed.read_text()
     compile(text, str(committed), "exec")
     _assert_bit_exact(_as_module(committed).inputs(), _saved(dump))

@@ -449,8 +449,8 @@ def bare(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Iterator[Fres
     python = root / "bin" / "python"
     show = "import json, sysconfig; print(json.dumps(sysconfig.get_paths()))"
     paths = json.loads(_run([str(python), "-I", "-c", show], "bare venv paths").stdout)
-    # --no-compile: byte-compiling torch's files took most of a minute of the
-    # two CI cores; the one run below compiles only what it imports.
+    # --no-compile: byte-compiling all of torch's files would cost far more than
+    # the test itself; the one run below compiles only what it imports.
     target = [*PIP, "--python", str(python), "install", "--only-binary=:all:", "--no-compile"]
     # From local disk only (--no-index): from the index, pip would take a
     # multi-GB CUDA build.  Its own dependencies come with the wheel's below.

@@ -91,12 +91,12 @@ def test_softmax_shift_invariance(dtype, case):
     check("shift_invariance", "softmax", _with_dtype(case, dtype))
 
 
-# About eleven launches a case: on the interpreter half the examples (the
-# relations are also run on naive and decode, and flash's arithmetic at full
-# count by the oracle test).  The cost of a case spans 0.4 to 19 s with its
-# heads and lengths, so a seed can cost several times another: a clean-clone
-# CI run took 17 minutes with two thirds here and half for naive below, of
-# which the two metamorphic tests were 850 s of CPU.
+# About eleven launches a case: on the interpreter half the examples, so
+# that the suite fits its 15 minutes on two cores even under a costly seed (a
+# case's cost spans more than an order of magnitude with its heads and
+# lengths, so one seed can cost several times another).  Little is lost:
+# the relations also run on naive and decode, and flash's arithmetic is
+# checked at full count by the oracle test.
 FLASH_RELATION_EXAMPLES = settings.default.max_examples
 if backend.interpreting():
     FLASH_RELATION_EXAMPLES = max(1, FLASH_RELATION_EXAMPLES // 2)
@@ -110,13 +110,11 @@ def test_flash_metamorphic(dtype, case):
 
 
 # A metamorphic case is about eleven launches, and on the interpreter the
-# three-kernel attention costs four times the fused kernel per launch (405 s
-# against 97 s for the same 30 cases on the 2-core CI machine, most of the
-# suite's 15 minutes; 10 cases still took 180 s under one seed).  There it
-# draws a quarter of the examples, and a quarter of the free draw's tiles, so
-# that its cases cost about what flash's do (7 cases still took 171 s under one
-# seed); its arithmetic is also checked at full count by the oracle and
-# against flash.
+# three-kernel attention costs about four times the fused kernel per launch:
+# at flash's budget this one test would take a large share of the suite's
+# 15 minutes.  There it draws a quarter of the examples, and a quarter of the
+# free draw's tiles, so that its cases cost about what flash's do; its
+# arithmetic is also checked at full count by the oracle and against flash.
 NAIVE_EXAMPLES = settings.default.max_examples
 NAIVE_TILES = None
 if backend.interpreting():
@@ -140,9 +138,9 @@ def _matches_oracle(impl: str, max_tiles: int | None = None):
 
 
 test_flash_matches_oracle = _matches_oracle("flash")
-# The three-kernel attention at its relations' tile budget (NAIVE_TILES): the
-# longest lengths, head dims and GQA groups are drawn as for flash, fewer heads
-# and sequences beside them (93 s of CPU under one seed at the full budget).
+# The three-kernel attention at its relations' tile budget (NAIVE_TILES), for
+# its launches' cost on the interpreter: the longest lengths, head dims and
+# GQA groups are drawn as for flash, fewer heads and sequences beside them.
 test_naive_matches_oracle = _matches_oracle("naive", NAIVE_TILES)
 
 
@@ -153,8 +151,8 @@ def test_naive_metamorphic(dtype, case):
     check("metamorphic", "naive", _with_dtype(case, dtype))
 
 
-# Decode's relations are flash's (its oracle test runs at full count): on the
-# interpreter half the examples, as flash's (30 cases took 168 s under one seed).
+# Decode's relations are flash's and cost about as much a case (its oracle
+# test runs at full count): on the interpreter half the examples, as flash's.
 @pytest.mark.parametrize("dtype", DTYPES)
 @settings(max_examples=FLASH_RELATION_EXAMPLES)
 @given(case=_attention(decode=True))
@@ -163,8 +161,9 @@ def test_decode_metamorphic(dtype, case):
 
 
 # Both attentions run each case, five flash launches' worth on the
-# interpreter: there a fifth of the free draw's tiles (100 s of CPU under one
-# seed at the full budget); each is held to the oracle on its own above.
+# interpreter: there a fifth of the free draw's tiles, so that a case costs
+# about one flash launch at the full draw; each is held to the oracle on its
+# own above.
 @pytest.mark.parametrize("dtype", DTYPES)
 @given(case=_attention(max_tiles=S.INTERPRETER_TILES // 5 if backend.interpreting() else None))
 def test_naive_and_flash_agree(dtype, case):
@@ -190,8 +189,8 @@ if backend.interpreting():
 def _backward(prop: str, impl: str, dtype: str):
     max_len = ONE_TILE if impl == "naive" or prop != "gradients" else None
     cases = checks.get(prop).cases(implementations.get(impl), dtype, max_len=max_len)
-    # The three-kernel backward at its forward's tile budget on the interpreter:
-    # five relation cases of it took 90 s of CPU under one seed at the full budget.
+    # The three-kernel backward at its forward's tile budget on the interpreter,
+    # where each of its launches costs about four times the fused kernel's.
     if NAIVE_TILES is not None and (impl == "naive" or prop == "gradients_agree"):
         cases = cases.map(lambda case: S.fit_tiles(case, NAIVE_TILES))
     return cases

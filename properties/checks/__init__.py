@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from attnfuzz.properties import backend, implementations, strategies
 from attnfuzz.properties.checks import stateful
 from attnfuzz.properties.checks.agreement import implementations_agree
-from attnfuzz.properties.checks.execution import execute, failures, worst
+from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, execute, failures, worst
 from attnfuzz.properties.checks.gradients import (
     against_gradient_oracle,
     gradient_relations,
@@ -54,6 +54,12 @@ class Property:
     # calls' worth of sequences itself, (impl name, dtype, examples, seed) -> None,
     # raising its shrunk failure.  ``judge`` then checks one call of a sequence.
     sequences: Callable[[str, str, int, int | None], None] | None = None
+    # Its judge decides what an exception of the implementation means (it asks
+    # for refusals); to the others it is a crash, or on a case outside the
+    # support, nothing to judge (``run``).
+    judges_refusals: bool = False
+    # What it draws beside the plain cases, (impl, cases, layout names) -> cases.
+    extend: Callable[..., st.SearchStrategy[Case]] | None = None
 
     def applies(self, impl: Implementation) -> bool:
         return impl.op in self.ops and (self.only is None or self.only(impl))
@@ -62,7 +68,21 @@ class Property:
         self, impl: Implementation, case: Case, built: Built | None = None,
         other: Implementation | None = None,
     ) -> list[Verdict]:
-        return self.judge(impl, case, built, other)
+        """The property's verdicts on ``case``; none where the implementation
+        refuses a case outside its declared support (a case reused or replayed
+        past a limit: refusing it is behaving as declared, and ``refuses``
+        judges such cases).  What it raises on a case inside the support
+        propagates, for the caller to report as a crash; so does a fault,
+        wherever it happens, and whatever the harness raises."""
+        if self.judges_refusals:
+            return self.judge(impl, case, built, other)
+        try:
+            return self.judge(_marked(impl), case, built, other)
+        except _Raised as raised:
+            error = getattr(raised.error, "error", raised.error)  # a harness wrapper's
+            if outside(impl, case) is None or any(k in str(error) for k in CONTEXT_KILLERS):
+                raise raised.error from raised.error.__cause__  # the implementation's
+            return []
 
     def cases(
         self, impl: Implementation, dtype: str, *,
@@ -81,7 +101,40 @@ class Property:
             alignments=impl.alignments, support=impl.support,
             keys_cover_queries=impl.new_tokens,
         )
-        return strategies.with_options(cases, impl.options)
+        cases = strategies.with_options(cases, impl.options)
+        return cases if self.extend is None else self.extend(
+            impl, cases, layout_names or strategies.NAMES)
+
+
+class _Raised(Exception):
+    """What the implementation under test raised, on its way out of a judge."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _marked(impl: Implementation) -> Implementation:
+    """``impl`` whose entry points' exceptions are marked as its own (``_Raised``)."""
+    def mark(fn: Callable | None) -> Callable | None:
+        if fn is None:
+            return None
+
+        def call(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                raise _Raised(exc) from exc
+
+        return call
+
+    return replace(impl, run=mark(impl.run), varlen=mark(impl.varlen), paged=mark(impl.paged))
+
+
+def outside(impl: Implementation, case: Case) -> str | None:
+    """The limit of ``impl``'s declared support that ``case`` breaks, in words
+    (None if none; a support declares attention cases only)."""
+    return impl.support.admits(case) if case.kind == "attention" else None
 
 
 def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:
@@ -156,14 +209,16 @@ PROPERTIES: dict[str, Property] = {
             "a case just outside the declared support is refused, or answered right",
             only=lambda impl: bool(strategies.broken_limits(
                 impl.support, impl.expressible, keys_cover_queries=impl.new_tokens)),
+            judges_refusals=True,
             draws=lambda impl, dtype, max_len: strategies.outside(
                 impl.support, dtype, expressible=impl.expressible, max_seq=max_len,
                 keys_cover_queries=impl.new_tokens),
         ),
         Property(
             "bad_out", implementations.OPS, lambda i, c, b, o: bad_out_refused(i, c, b),
-            "an out= overlapping an input or itself is refused, or the answer is right",
-            only=lambda impl: impl.writes_out,
+            "an out= overlapping an input or itself (or interleaved with one) is refused, "
+            "or the answer is right",
+            only=lambda impl: impl.writes_out, judges_refusals=True,
             draws=lambda impl, dtype, max_len: st.tuples(
                 strategies.cases_for(impl.op, dtype, decode=impl.decode, max_len=max_len,
                                      alignments=impl.alignments, support=impl.support,
@@ -199,6 +254,9 @@ PROPERTIES: dict[str, Property] = {
             "the case packed with other lengths (varlen) and through a shuffled paged cache: "
             "each sequence within its bounds and the bits of the prefill alone",
             max_len=70, only=lambda impl: impl.varlen is not None or impl.paged is not None,
+            # Layouts of the packed tensors and caches within what the support accepts.
+            extend=lambda impl, cases, names: strategies.with_serving(
+                cases, tuple(n for n in names if n in impl.support.layouts)),
         ),
         Property(
             "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),
@@ -221,4 +279,5 @@ def get(name: str) -> Property:
         raise ValueError(f"unknown property {name!r}; known: {known}") from None
 
 
-__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "run_stateful", "worst"]
+__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "outside", "run_stateful",
+           "worst"]

@@ -4,9 +4,10 @@ On a GPU a load past a tensor is an illegal access (or, under another
 allocation layout, a silent read of someone else's data); on the interpreter
 it reads process memory, and when the kernel later discards the value
 (``tl.where`` over a lane whose mask was dropped) no output shows it.  Inside
-``watching()`` every load, store and atomic of an interpreted launch is
-checked against the tensors passed to that launch: an address must be an
-element of one of them (not merely inside its allocation: a read of the
+``watching()`` every load, store and atomic of an interpreted launch
+(through pointers, block pointers or tensor descriptors) is checked against
+the tensors passed to that launch: an address must be an element of one of
+them (not merely inside its allocation: a read of the
 padding between the rows of a sliced view reads past the end of the same
 tensor laid out contiguously).  Offending lanes are not performed (a load
 gives NaN there, a store is dropped), so a wild access cannot corrupt the
@@ -147,6 +148,23 @@ class _Watch:
 _ACTIVE: list[_Watch] = []
 
 
+def _lanes(mask) -> np.ndarray | None:
+    """A memory operation's mask as a bool array.  Pointer loads and stores pass
+    a ``TensorHandle``; block pointers and tensor descriptors pass the bare
+    numpy array their bounds give (``materialize_pointers``)."""
+    if mask is None:
+        return None
+    return np.asarray(mask if isinstance(mask, np.ndarray) else mask.data, dtype=bool)
+
+
+def _without(mask, bad: np.ndarray):
+    """``mask`` with the ``bad`` lanes off, as a handle of Triton's bool type."""
+    import triton.language as tl
+    from triton.runtime import interpreter as ti
+
+    return ti.TensorHandle(np.broadcast_to(_lanes(mask), bad.shape) & ~bad, tl.int1)
+
+
 def _patched():
     """The interpreter's memory operations and argument set-up, checked."""
     from triton.runtime import interpreter as ti
@@ -164,8 +182,8 @@ def _patched():
                          if (r := _region(n, t)) is not None]
         return args_hst, kwargs_hst
 
-    def masked_load(self, ptrs, mask, other, *args):
-        bad = _ACTIVE[-1].outside("load", ptrs.data, mask.data)
+    def masked_load(self, ptrs, mask, other, *args, **kwargs):
+        bad = _ACTIVE[-1].outside("load", ptrs.data, _lanes(mask))
         if bad is not None:
             dtype_np = ti._get_np_dtype(ptrs.get_element_ty())
             base = (np.zeros(ptrs.data.shape, dtype=dtype_np) if other is None
@@ -173,29 +191,29 @@ def _patched():
             fill = np.nan if np.issubdtype(dtype_np, np.floating) else 0
             other = ti.TensorHandle(np.where(bad, fill, base).astype(dtype_np),
                                     ptrs.get_element_ty())
-            mask = ti.TensorHandle(np.broadcast_to(mask.data, bad.shape) & ~bad, mask.dtype)
-        return load(self, ptrs, mask, other, *args)
+            mask = _without(mask, bad)
+        return load(self, ptrs, mask, other, *args, **kwargs)
 
-    def masked_store(self, ptrs, value, mask, *args):
-        bad = _ACTIVE[-1].outside("store", ptrs.data, mask.data)
+    def masked_store(self, ptrs, value, mask, *args, **kwargs):
+        bad = _ACTIVE[-1].outside("store", ptrs.data, _lanes(mask))
         if bad is not None:
-            mask = ti.TensorHandle(np.broadcast_to(mask.data, bad.shape) & ~bad, mask.dtype)
-        return store(self, ptrs, value, mask, *args)
+            mask = _without(mask, bad)
+        return store(self, ptrs, value, mask, *args, **kwargs)
 
-    def atomic_rmw(self, op, ptr, val, mask, *args):
-        bad = _ACTIVE[-1].outside("atomic", ptr.data, mask.data)
+    def atomic_rmw(self, op, ptr, val, mask, *args, **kwargs):
+        bad = _ACTIVE[-1].outside("atomic", ptr.data, _lanes(mask))
         if bad is not None:
-            mask = ti.TensorHandle(np.broadcast_to(mask.data, bad.shape) & ~bad, mask.dtype)
-        return rmw(self, op, ptr, val, mask, *args)
+            mask = _without(mask, bad)
+        return rmw(self, op, ptr, val, mask, *args, **kwargs)
 
-    def atomic_cas(self, ptr, cmp, val, *args):
+    def atomic_cas(self, ptr, cmp, val, *args, **kwargs):
         if _ACTIVE[-1].outside("atomic", ptr.data, None) is not None:
             # A compare-and-swap has no mask to drop the lane with: answer as a
             # failed swap, and leave memory alone.
             return ti.TensorHandle(np.full(np.shape(ptr.data), np.nan, dtype=cmp.data.dtype)
                                    if np.issubdtype(cmp.data.dtype, np.floating)
                                    else np.asarray(cmp.data) + 1, cmp.dtype.scalar)
-        return cas(self, ptr, cmp, val, *args)
+        return cas(self, ptr, cmp, val, *args, **kwargs)
 
     patches = [(builder, "create_masked_load", masked_load, load),
                (builder, "create_masked_store", masked_store, store),

@@ -214,23 +214,29 @@ def _in_place(case: Case, built: Built) -> tuple[list, torch.Tensor, set[str]] |
     return [x], x, {role}
 
 
-def _after_an_input(case: Case, built: Built) -> tuple[list, torch.Tensor, set[str]]:
-    """The first input copied to a new allocation (same strides), and the out
-    right after its last element in the same allocation."""
+def _beside(case: Case, built: Built, at: int, before: bool,
+            ) -> tuple[list, torch.Tensor, set[str]]:
+    """Input ``at`` (an index into the case's inputs) copied to a new allocation
+    (same strides), and the out right after its last element, or right before
+    its first, in the same allocation: disjoint, so a refusal is a finding."""
     roles = list(case.shapes())
-    t = built.inputs[roles[0]]
+    t = built.inputs[roles[at]]
     lo, hi = extent(t)
     span = (hi - lo) // t.element_size()
     shape = case.out_shape()
-    buf = torch.full((span + math.prod(shape),), math.nan, dtype=t.dtype, device=t.device)
+    count = math.prod(shape)
+    buf = torch.full((span + count,), math.nan, dtype=t.dtype, device=t.device)
+    start = count if before else 0
     if span:
-        buf[:span].copy_(t.as_strided((span,), (1,), t.storage_offset()))
-    copy = buf.as_strided(t.shape, t.stride(), 0)
-    out = buf.as_strided(shape, contiguous_strides(shape), span)
-    return [copy, *(built.inputs[r] for r in roles[1:])], out, set()
+        buf[start:start + span].copy_(t.as_strided((span,), (1,), t.storage_offset()))
+    copy = buf.as_strided(t.shape, t.stride(), start)
+    out = buf.as_strided(shape, contiguous_strides(shape), 0 if before else span)
+    return [copy if r == roles[at] else built.inputs[r] for r in roles], out, set()
 
 
-SHARED_OUTS = {"in place": _in_place, "after an input": _after_an_input}
+SHARED_OUTS = {"in place": _in_place,
+               "after an input": lambda case, built: _beside(case, built, 0, before=False),
+               "before an input": lambda case, built: _beside(case, built, -1, before=True)}
 
 
 def _execute_shared(impl: Implementation, case: Case, built: Built, shared, options) -> Run:

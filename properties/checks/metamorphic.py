@@ -61,6 +61,9 @@ class Base:
     def run(self, q, k, v, case: AttentionCase | None = None) -> torch.Tensor:
         if case is not None and self.impl.support.admits(case):
             raise Unsupported  # the related case is outside what the kernel declares
+        largest = self.impl.support.max_magnitude
+        if largest is not None and any(bool((t.abs() > largest).any()) for t in (q, k, v)):
+            raise Unsupported  # related values (V doubled, say) past the declared magnitudes
         return run_clean(self.impl, case or self.case, {"q": q, "k": k, "v": v})["out"]
 
 

@@ -2,7 +2,8 @@
 
 Cases outside a declared support (``refused_or_right``), and outputs no
 kernel can write (``bad_out_refused``: an ``out=`` overlapping an input or
-itself).
+itself), or that a conservative overlap check refuses (an ``out=`` whose rows
+sit between an input's: spans that meet, elements that do not).
 
 A kernel may support less than the whole case space, and say so (``Support``).
 Outside what it declares, raising is the correct answer; answering is allowed
@@ -24,6 +25,8 @@ from attnfuzz.properties.checks.execution import (
     CONTEXT_KILLERS,
     contiguous_strides,
     extent,
+    flag,
+    same_bits,
 )
 from attnfuzz.properties.checks.oracle import EXPECTED, against_oracle
 from attnfuzz.properties.implementations import Implementation
@@ -100,10 +103,32 @@ def _overlapping_itself(case: Case, built: Built) -> torch.Tensor | None:
     return torch.full(one, math.nan, dtype=case.torch_dtype, device=device).expand(shape)
 
 
+def _interleaved_with_an_input(case: Case, built: Built) -> tuple[list, torch.Tensor] | None:
+    """The first input and the out in one allocation, each row of one followed by
+    the same row of the other: their spans intersect, their elements do not.
+    Where the out's rows are not the input's (leading dims differ), None."""
+    shape = case.out_shape()
+    roles = list(case.shapes())
+    t = built.inputs[roles[0]]
+    if tuple(t.shape[:-1]) != tuple(shape[:-1]) or not math.prod(shape):
+        return None
+    width = t.shape[-1]
+    buf = torch.full((*shape[:-1], width + shape[-1]), math.nan, dtype=t.dtype, device=t.device)
+    buf[..., :width].copy_(t)
+    return [buf[..., :width], *(built.inputs[r] for r in roles[1:])], buf[..., width:]
+
+
 BAD_OUTS = {
     "overlapping an input": _overlapping_an_input,
     "overlapping itself": _overlapping_itself,
+    "interleaved with an input": _interleaved_with_an_input,
 }
+# Outs of BAD_OUTS that share no element with an input: a kernel may answer
+# (right), or refuse, since checking spans for overlap, not elements, is the
+# usual conservative test; the refusal is then named a needless one.  An out
+# in the same allocation but whose span meets no input's (execution's
+# SHARED_OUTS) must be accepted.
+NEEDLESSLY_REFUSED = ("interleaved with an input",)
 
 
 def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None) -> list[Verdict]:
@@ -116,20 +141,30 @@ def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None
     if kind not in BAD_OUTS:
         raise ValueError(f"the case's out option must be one of {', '.join(BAD_OUTS)}, "
                          f"got {kind!r}")
-    out = BAD_OUTS[kind](case, built)
+    made = BAD_OUTS[kind](case, built)
     nan = math.nan
-    if out is None:
+    if made is None:
         return [Verdict(f"out {kind}: not possible for this shape", 0.0, 0.0, 0.0, (), nan, nan)]
-    inputs = [built.inputs[role] for role in case.shapes()]
+    # An entry gives the out alone, or the inputs it made beside it too.
+    inputs, out = made if isinstance(made, tuple) else (
+        [built.inputs[role] for role in case.shapes()], made)
+    before = [t.clone() for t in inputs]
     try:
         results = impl.run(*inputs, out, **case.kwargs(), **options)
     except Exception as exc:
         error = getattr(exc, "error", exc)  # a harness wrapper holds the implementation's own
         if any(k in str(error) for k in CONTEXT_KILLERS):
             raise
-        return [Verdict(f"out {kind}: refused ({type(error).__name__})", 0.0, 0.0, 0.0, (),
-                        nan, nan)]
+        needless = " though no element is shared (a needless refusal, accepted)" if (
+            kind in NEEDLESSLY_REFUSED) else ""
+        return [Verdict(f"out {kind}: refused ({type(error).__name__}){needless}", 0.0, 0.0,
+                        0.0, (), nan, nan)]
     want, bound, dtype = EXPECTED[case.kind](case, built)["out"]
     verdict = compare(f"out {kind}", results["out"], want, bound, dtype=dtype)
-    return [verdict if verdict.ok else dataclasses.replace(
+    verdicts = [verdict if verdict.ok or kind in NEEDLESSLY_REFUSED else dataclasses.replace(
         verdict, check=f"{verdict.check}, not refused", kind="not refused")]
+    if kind in NEEDLESSLY_REFUSED:  # a writable out: its inputs must stay as they were
+        for role, t, was in zip(case.shapes(), inputs, before, strict=True):
+            verdicts.append(flag(f"out {kind}: input {role} modified", ~same_bits(was, t), t,
+                                 kind="memory", want=was))
+    return verdicts

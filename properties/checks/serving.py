@@ -12,11 +12,19 @@ in every slot and page no sequence uses, and a table whose unused entries
 name a NaN page: the paged call must give the case's dense output, within
 its bounds and, likewise, bit for bit where it makes one pass over the keys;
 so must a decode step of the case's first three queries over that cache.
+
+The case's ``serving`` spec says how: the order of the sequences by length
+(a store or read past a sequence's end reaches a longer or a shorter one),
+guard sequences of one query and no key after every sequence (whose rows
+must hold their own answer: a row written by another sequence shows there,
+whichever sequence comes last), a layout for each packed tensor and cache,
+and the prefix sums, table and lengths as views into larger buffers.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import torch
 
@@ -24,14 +32,29 @@ from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import bitwise, memory, watched
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import AttentionCase, Built, build
+from attnfuzz.properties.model.layouts import index_view, materialize
 from attnfuzz.properties.model.pages import PAGE_SIZES, paged_cache
 from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
 
 
-def _lengths(case: AttentionCase) -> list[tuple[int, int]]:
-    """(queries, keys) of each sequence: every other batch element shortened."""
-    return [(case.sq - (b % 2) * (case.sq // 3), case.sk - (b % 2) * (case.sk // 4))
-            for b in range(case.batch)]
+def _within(impl: Implementation, case: AttentionCase, lengths: list[tuple[int, int]]) -> bool:
+    """Whether one serving call of sequences of these (queries, keys) lengths stays
+    within what ``impl`` declares: each sequence, as a case of the call's batch."""
+    return all(impl.support.admits(replace(case, batch=len(lengths), sq=sq, sk=sk)) is None
+               for sq, sk in lengths)
+
+
+def _lengths(impl: Implementation, case: AttentionCase) -> list[tuple[int, int]]:
+    """(queries, keys) of each sequence: every other batch element shortened, by
+    different amounts where the support allows Sq != Sk, else keeping Sk - Sq."""
+    lengths = []
+    for b in range(case.batch):
+        cut = (b % 2) * (case.sq // 3)
+        shorter = [(case.sq - cut, case.sk - (b % 2) * (case.sk // 4)),
+                   (case.sq - cut, case.sk - cut)]
+        lengths.append(next((n for n in shorter if n[1] >= 0 and _within(impl, case, [n])),
+                            (case.sq, case.sk)))
+    return lengths
 
 
 def _split(sq: int, sk: int) -> bool:
@@ -103,26 +126,53 @@ def _common(case: AttentionCase) -> dict:
                 input_precision=case.input_precision)
 
 
+def _ordered(items: list, case: AttentionCase) -> list:
+    """``items`` (shortest first) in the order the case's serving spec draws."""
+    order = case.serving.order
+    if order == "longest_first":
+        return items[::-1]
+    if order == "shuffled":
+        perm = torch.randperm(len(items), generator=torch.Generator().manual_seed(
+            case.values.seed))
+        return [items[i] for i in perm.tolist()]
+    return items
+
+
 def _varlen(impl: Implementation, case: AttentionCase, built: Built,
             alone: _Alone) -> list[Verdict]:
     if impl.varlen is None:
         return []
     q, k, v = (built.inputs[r] for r in "qkv")
-    # An empty sequence first, over the first key of batch element 0 (if any),
-    # then the shorter sequences before the longer ones, so that a sequence
-    # read past its own end (to the longest one's length, say) reads the next
-    # one's keys.  A batch of one gets a shortened copy in front.
-    sequences = [(b, *n) for b, n in enumerate(_lengths(case))]
+    serving = case.serving
+    # An empty sequence first, over the first key of batch element 0 (if any,
+    # and if the support allows it), then the sequences in the drawn order of
+    # their lengths: shortest first, a sequence read past its own end (to the
+    # longest one's length, say) reads the next one's keys; longest first, a
+    # store past its end lands in rows another sequence may have written
+    # already.  A batch of one gets a shortened copy in front.  A guard (one
+    # query of batch element 0, no key: its answer is zeros) may follow each,
+    # the last one too.  Every sequence stays within the support.
+    sequences = [(b, *n) for b, n in enumerate(_lengths(impl, case))]
     if case.batch == 1:
-        sequences.append((0, case.sq - case.sq // 3, case.sk - case.sk // 4))
-    pieces = [(0, 0, min(case.sk, 1)), *sorted(set(sequences), key=lambda p: (p[2], p[1], p[0]))]
-    pack = lambda t, role: torch.cat(  # noqa: E731
-        [t[b, :, : (sq if role == "q" else sk)].transpose(0, 1) for b, sq, sk in pieces])
+        sequences.append((0, *_lengths(impl, replace(case, batch=2))[1]))
+    ordered = _ordered(sorted(set(sequences), key=lambda p: (p[2], p[1], p[0])), case)
+    guard = serving.guards and case.sq > 0 and _within(impl, case, [(1, 0)])
+    empty = next(((0, 0, n) for n in (min(case.sk, 1), 0) if _within(impl, case, [(0, n)])), None)
+    pieces = [(*empty, False)] if empty else []
+    for b, sq, sk in ordered:
+        pieces += [(b, sq, sk, False)] + ([(0, 1, 0, True)] if guard else [])
+    if not _within(impl, case, [p[1:3] for p in pieces]):
+        return []
+    pack = lambda t, role, layout: materialize(torch.cat(  # noqa: E731
+        [t[b, :, : (sq if role == "q" else sk)].transpose(0, 1) for b, sq, sk, _ in pieces]),
+        layout).tensor
     cu = [torch.tensor([0, *torch.tensor([p[i] for p in pieces]).cumsum(0).tolist()],
                        dtype=torch.int32, device=q.device) for i in (1, 2)]
+    # Between a view's entries: its total, a prefix sum read there is the end.
+    cu = [index_view(c, serving.index, int(c[-1])) for c in cu]
     kw = _common(case)
-    out, lse = impl.varlen(pack(q, "q"), pack(k, "k"), pack(v, "v"), *cu,
-                           alignment=case.alignment, **kw)
+    out, lse = impl.varlen(pack(q, "q", serving.q_layout), pack(k, "k", serving.k_layout),
+                           pack(v, "v", serving.v_layout), *cu, alignment=case.alignment, **kw)
     total = sum(p[1] for p in pieces)
     if not isinstance(out, torch.Tensor) or out.dim() != 3 or out.shape[0] != total:
         shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
@@ -130,12 +180,16 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
                              f"expected (total_q={total}, Hq, Dv)")
     # The launch is tuned (so its tiles chosen) by the longest sequence.
     same_tiles = _untuned(max(p[1] for p in pieces), max(p[2] for p in pieces))
-    verdicts, start = [], 0
-    for b, sq, sk in pieces[1:]:
+    # Each piece's rows hold its own answer: a row that another sequence
+    # wrote (a store past that one's end) fails the piece it belongs to.
+    verdicts, start, last = [], 0, ""
+    for b, sq, sk, is_guard in pieces[1 if empty else 0:]:
         got = out[start:start + sq].transpose(0, 1)[None]
         got_lse = None if lse is None else lse[:, start:start + sq][None]
         start += sq
-        what = f"varlen sequence {b + 1} of {len(pieces)} ({sq} x {sk})"
+        what = (f"varlen guard row after {last}, which no other sequence may write"
+                if is_guard else f"varlen sequence {b + 1} ({sq} x {sk})")
+        last = what if not is_guard else last
         verdicts += alone.verdicts(what, got, got_lse, b, sq, sk, same_tiles)
     return verdicts
 
@@ -151,18 +205,30 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
         return []
     # Each batch element a sequence of its own length (a batch of one gets a
     # shortened copy after it: lengths that differ).
-    seqs = [(b, max(case.sq, sk)) for b, (_, sk) in enumerate(_lengths(case))]
+    seqs = [(b, max(case.sq, sk)) for b, (_, sk) in enumerate(_lengths(impl, case))]
     if case.batch == 1:
-        seqs.append((0, max(case.sq, case.sk - case.sk // 4)))
+        seqs.append((0, max(case.sq, _lengths(impl, replace(case, batch=2))[1][1])))
+    # In the drawn order of their lengths (a store or read past one batch
+    # element's end reaches a longer or a shorter one's).
+    seqs = _ordered(sorted(seqs, key=lambda s: (s[1], s[0])), case)
     elements, lens = [b for b, _ in seqs], [n for _, n in seqs]
     q, k, v = (built.inputs[r][elements] for r in "qkv")
     page = PAGE_SIZES[case.values.seed % len(PAGE_SIZES)]
     kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
+    serving = case.serving
+    kc = materialize(kc, serving.k_cache_layout).tensor
+    vc = materialize(vc, serving.v_cache_layout).tensor
     seqlens = torch.tensor(lens, dtype=torch.int32, device=q.device)
+    # Between the views' entries: the NaN page (the table's last column names
+    # it) and the longest length, which reads NaN slots for any other sequence.
+    table = index_view(table, serving.index, int(table[0, -1]))
+    seqlens = index_view(seqlens, serving.index, max(lens))
     verdicts = []
     # The case's queries as the new tokens, and its first three at most (a
     # speculative decode step over the same cache, the shape serving repeats most).
     for n in dict.fromkeys((case.sq, min(case.sq, 3))):
+        if not _within(impl, case, [(n, sk) for _, sk in seqs]):
+            continue  # a decode step where the support has no Sq != Sk, say
         out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
         # attnfuzz's paged kernel splits a long cache's keys for few new tokens,
         # into ranges set by the longest sequence: bits no prefill alone has;

@@ -270,9 +270,10 @@ class Sequence:
 
     def _guard(self, step: int, what: str, work: Callable):
         """``work()``; an exception of the implementation (or a malformed result,
-        which ``execute`` asserts on) is this step's finding, a crash.  So is a
-        fault that kills the CUDA context wherever it surfaces: kernel errors
-        are reported at the next synchronisation, which may be the harness's."""
+        which ``execute`` asserts on) is this step's finding, a crash.  So is
+        any other exception, and a fault that kills the CUDA context wherever
+        it surfaces: kernel errors are reported at the next synchronisation,
+        which may be the harness's."""
         try:
             return work()
         except _Crash as crash:
@@ -290,11 +291,14 @@ class Sequence:
             raise self._failure(step, f"returned a malformed result in {what}", ["wrong"],
                                 [_first_line(exc)], []) from exc
         except Exception as error:
+            # Raised outside the implementation's call: in its backward, under
+            # autograd, or in the harness after a fault it left behind.  A
+            # finding either way, never a traceback that ends the campaign.
             kind = type(error).__name__
             failure = self._failure(step, f"faulted ({kind}) in {what}", ["crash"],
                                     [f"{kind}: {_first_line(error)}"], [])
             self._if_fault(step, failure, error)
-            raise
+            raise failure from error
 
     def _if_fault(self, step: int, failure: StatefulFailure, error: Exception) -> None:
         fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
@@ -481,6 +485,19 @@ def _address_pair(c: Case, impl: Implementation, pick: int) -> list[Case]:
     return [moved, _address(moved, impl, which)]
 
 
+def neighbour_of(name: str, c: Case, impl: Implementation, pick: int) -> Case | None:
+    """The ``name`` neighbour of ``c`` made with ``pick``; None where it does not
+    apply or leaves what ``impl`` declares (a call outside its support is the
+    ``refuses`` property's, not a sequence's)."""
+    made = NEIGHBOURS[name](c, impl, pick)
+    return made if made is not None and _admitted(made, impl) else None
+
+
+def _admitted(c: Case, impl: Implementation) -> bool:
+    """Whether ``c`` is within ``impl``'s declared support (which declares attention cases)."""
+    return c.kind != "attention" or impl.support.admits(c) is None
+
+
 def sweep_of(c: Case, impl: Implementation, picks: list[int]) -> list[Case]:
     """Each kind of neighbour of ``c`` that applies to it, the i-th of
     ``NEIGHBOURS`` made with ``picks[i]`` (the address neighbour as a pair,
@@ -491,7 +508,7 @@ def sweep_of(c: Case, impl: Implementation, picks: list[int]) -> list[Case]:
     made: list[Case] = []
     for (name, vary), pick in zip(NEIGHBOURS.items(), picks, strict=True):
         made += _address_pair(c, impl, pick) if name == "address" else [vary(c, impl, pick)]
-    return [n for n in made if n is not None]
+    return [n for n in made if n is not None and _admitted(n, impl)]
 
 
 def _identical(check: str, got: torch.Tensor, first: torch.Tensor) -> Verdict:
@@ -585,10 +602,13 @@ def machine(
             what a cache keyed on too little answers from the stale entry."""
             __tracebackhide__ = True
             impl = self.sequence.impl
-            named = [n for n, vary in NEIGHBOURS.items() if vary(earlier.case, impl, 0)]
+            named = [n for n in NEIGHBOURS if neighbour_of(n, earlier.case, impl, 0)]
             name = data.draw(st.sampled_from(named), label="change")
             pick = data.draw(st.integers(0, 15), label="which")
-            return self._step(self.sequence.call, NEIGHBOURS[name](earlier.case, impl, pick))
+            # Where this pick's change leaves the support, the first one's is kept.
+            made = (neighbour_of(name, earlier.case, impl, pick)
+                    or neighbour_of(name, earlier.case, impl, 0))
+            return self._step(self.sequence.call, made)
 
         if sweeping:
 

@@ -105,10 +105,11 @@ def _softmax(x, out, **kw):
 
 
 # The harness's out=, the kernel's own allocation, or an out in the same
-# allocation as an input, right after it (which the overlap checks must accept).
-OUT = ("out", (True, False, "after an input"))
+# allocation as an input, right after the first or right before the last
+# (which the overlap checks must accept).
+OUT = ("out", (True, False, "after an input", "before an input"))
 # softmax also runs in place (out=x): an overlap check must let it.
-SOFTMAX_OUT = ("out", (True, False, "in place", "after an input"))
+SOFTMAX_OUT = ("out", (True, False, "in place", "after an input", "before an input"))
 LSE = ("return_lse", (True, False))
 # Split counts: the fixed four, the kernel's own plan (None), one range (no
 # merge) and counts that divide no block count evenly.

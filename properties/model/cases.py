@@ -35,6 +35,53 @@ Options = tuple[tuple[str, object], ...]
 # i + off - left <= j <= i + off + right (off: the causal alignment's offset);
 # None on a side is unlimited.
 Window = tuple[int | None, int | None]
+# The order a serving batch's sequences take, by length: shortest first (so a
+# read or store past a sequence's end lands in a longer one's rows), longest
+# first, or shuffled by the case's value seed.
+ORDERS = ("sorted", "longest_first", "shuffled")
+
+
+@dataclass(frozen=True)
+class Serving:
+    """How the serving property lays a case's batch out as a packed (varlen)
+    batch and as a paged cache; the default is the simple one (every tensor
+    contiguous and fresh, sequences shortest first, no guard).
+
+    ``guards``: a guard sequence (one query, no key) after every sequence of
+    the pack, so a store past a sequence's end lands in rows whose answer is
+    known, whichever sequence is last.  The packed q, k, v and the caches
+    each have a layout of their own (a kernel that reads v through k's
+    strides, or one cache through the other's, reads the wrong elements);
+    ``index`` is how the prefix sums, the block table and the cache lengths
+    sit in memory: ``contiguous``, ``offset`` (part-way into a larger
+    buffer), ``strided`` (every other element) or ``column_major`` (the
+    table's rows strided, its columns adjacent; the 1-D ones strided).
+    """
+
+    order: str = "sorted"
+    guards: bool = False
+    q_layout: Layout = field(default_factory=Layout)
+    k_layout: Layout = field(default_factory=Layout)
+    v_layout: Layout = field(default_factory=Layout)
+    k_cache_layout: Layout = field(default_factory=Layout)
+    v_cache_layout: Layout = field(default_factory=Layout)
+    index: str = "contiguous"
+
+    def describe(self) -> str:
+        """The choices that differ from the simple layout, or ""."""
+        parts = [f"{self.order} order"] if self.order != "sorted" else []
+        parts += ["guard rows"] if self.guards else []
+        roles = (("packed q", self.q_layout), ("packed k", self.k_layout),
+                 ("packed v", self.v_layout), ("k cache", self.k_cache_layout),
+                 ("v cache", self.v_cache_layout))
+        parts += [f"{name}={lay.name}" for name, lay in roles if lay != Layout()]
+        parts += [f"index tensors {self.index}"] if self.index != "contiguous" else []
+        return ", ".join(parts)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> Serving:
+        return cls(**{k: Layout.from_dict(v) if k.endswith("layout") else v  # type: ignore[arg-type]
+                      for k, v in d.items()})
 
 
 @dataclass(frozen=True)
@@ -62,6 +109,8 @@ class AttentionCase:
     # of the output's shape, in its own layout (built as input "do").
     backward: bool = False
     do_layout: Layout = field(default_factory=Layout)
+    # How the serving property packs and pages the batch (other checks ignore it).
+    serving: Serving = field(default_factory=Serving)
 
     kind = "attention"
 
@@ -133,6 +182,7 @@ class AttentionCase:
             f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name} "
             f"out={self.out_layout.name}{options_text(self.options)}"
             + (f"; backward with dO {self.do_layout.name}" if self.backward else "")
+            + (f"; served with {self.serving.describe()}" if self.serving.describe() else "")
         )
 
 
@@ -356,6 +406,8 @@ def from_json(data: dict[str, object]) -> Case:
             v = Layout.from_dict(v)  # type: ignore[arg-type]
         elif f.name == "values":
             v = Values(**v)  # type: ignore[arg-type]
+        elif f.name == "serving":
+            v = Serving.from_dict(v)  # type: ignore[arg-type]
         elif f.name == "options":
             v = tuple((str(name), value) for name, value in v)  # type: ignore[union-attr]
         elif isinstance(v, list):
@@ -370,6 +422,7 @@ __all__ = [
     "Case",
     "Exact",
     "MatmulCase",
+    "Serving",
     "SoftmaxCase",
     "build",
     "from_json",

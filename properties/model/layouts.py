@@ -20,6 +20,15 @@ Named layouts for 4-D attention tensors (B, H, S, D):
 - ``slice_d``       the leading D columns of a wider head dim.
 - ``d_major``       stored as (B, H, D, S): the last dim has stride S, not 1.
 - ``offset``        contiguous, at a non-zero storage offset.
+
+Packed (T, H, D) tensors of serving batches take ``bshd`` as the head-major
+pack (H, T, D) and ``fused_qkv`` as one head group of a (T, 3H, D) fused
+projection; the other names apply to them as to any tensor.
+
+Index tensors (prefix sums, block tables, cache lengths) are drawn as views
+too (``index_view``): part-way into a larger buffer, every other element, or
+a table stored column-major, with the elements between them holding values
+that a kernel reading them by the wrong strides would act on.
 """
 
 from __future__ import annotations
@@ -134,6 +143,10 @@ def named(
         return Layout(
             name, pads=_at(ndim, last, pad, 0), starts=_at(ndim, last, min(1, pad), 0)
         )
+    if ndim == 3 and name == "bshd":
+        return Layout(name, order=(1, 0, 2))
+    if ndim == 3 and name == "fused_qkv":
+        return Layout(name, pads=(0, 2 * pad, 0), starts=(0, min(pad, 1), 0))
     if ndim != 4:
         return Layout("d_major", order=nat[:-2] + (last, last - 1), front=front)
     if name == "bshd":
@@ -150,3 +163,29 @@ def named(
 
 def _at(ndim: int, dim: int, value: int, default: int) -> tuple[int, ...]:
     return tuple(value if d == dim else default for d in range(ndim))
+
+
+# How an index tensor sits in memory, simplest first (see ``index_view``).
+INDEX_VIEWS = ("contiguous", "offset", "strided", "column_major")
+
+
+def index_view(t: torch.Tensor, how: str, fill: int) -> torch.Tensor:
+    """The 1-D or 2-D index tensor ``t`` as a view of a larger buffer whose
+    other elements hold ``fill``: ``contiguous`` is ``t`` itself; ``offset``
+    starts part-way into the buffer; ``strided`` takes every other element
+    (every other column of a table); ``column_major`` stores a table's
+    columns adjacent (a 1-D tensor every third element)."""
+    if how not in INDEX_VIEWS:
+        raise ValueError(f"unknown index view {how!r}; expected one of {', '.join(INDEX_VIEWS)}")
+    if how == "contiguous":
+        return t
+    nd = t.dim()
+    if how == "offset":
+        layout = Layout(how, front=3)
+    elif how == "strided":
+        layout = Layout(how, steps=(1,) * (nd - 1) + (2,), front=1)
+    elif nd == 2:
+        layout = Layout(how, order=(1, 0), front=1)
+    else:
+        layout = Layout(how, steps=(3,), front=2)
+    return materialize(t, layout, fill=fill).tensor

@@ -86,6 +86,7 @@ class Plan:
     shrink_seconds: float | None = None
     case_timeout: float | None = None
     database: str | None = None
+    keep_going: bool = False  # a finding does not end its pair: rounds go on
 
 
 @dataclass
@@ -112,7 +113,8 @@ class RoundState:
     worst: float = 0.0
     check: str = ""
     worst_case: str = ""
-    findings: list[dict] = field(default_factory=list)
+    findings: list[dict] = field(default_factory=list)  # one per signature
+    repeats: int = 0  # findings again of a signature already found (with --keep-going)
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -157,6 +159,7 @@ class Campaign:
         threads = 1 if plan.where == "interpreter" else max(1, cores() // plan.jobs)
         self.worker_args = (plan.database, reuse, plan.shrink_seconds, threads)
         self.gpus = _gpu_count() if plan.where == "gpu" else 0
+        self.found: dict[tuple, dict] = {}  # finding signature -> its first finding
 
     # --- workers -------------------------------------------------------------------------
 
@@ -255,6 +258,10 @@ class Campaign:
             "max_cases": self.plan.examples, "seen": set(r.signatures),
             "refusals": set(self.refusals.get(r.key[:2], ())),
             "campaign": self._campaign_fields(r.key, seed),
+            # Going on after a finding, a visit goes on after it too; the saved
+            # cases, replayed first, would only find it again.
+            "keep_going": self.plan.keep_going, "replay": not r.findings,
+            "known": [(tuple(f["kinds"]), tuple(f.get("checks") or ())) for f in r.findings],
         }
 
     def _campaign_fields(self, key: Round, seed: int) -> dict:
@@ -289,6 +296,8 @@ class Campaign:
             self._count(r, payload)
         elif kind == "finding":
             self._finding(r, payload)
+        elif kind == "repeat" and r is not None:
+            r.repeats += 1
         elif kind == "visit_end":
             if r is not None:
                 r.busy -= 1
@@ -346,6 +355,16 @@ class Campaign:
             # Its search would meet it again and again: it is done.
             r.done = True
             return
+        sig = finding_signature(r.key, finding)
+        if self.plan.keep_going and sig in self.found:
+            # The same bug again: counted, not reported or dumped twice.
+            r.repeats += 1
+            dump, first = finding.get("dump"), self.found[sig].get("dump")
+            if dump and first and dump != first and self.plan.dump_dir is not None \
+                    and Path(dump).parent == Path(self.plan.dump_dir):
+                shutil.rmtree(dump, ignore_errors=True)  # written by this campaign just now
+            return
+        self.found.setdefault(sig, finding)
         r.findings.append(finding)
         lines = finding["message"].splitlines()
         # A crash's or hang's second line is its error: what the user needs first.
@@ -358,6 +377,8 @@ class Campaign:
             known.add(refusal)
             self._say("  the campaign goes on, skipping cases that raise this again; if it is "
                       "a limit of the implementation, declare it (--supports)", err=True)
+            return
+        if self.plan.keep_going:
             return
         # A pair that has failed is done: its other properties would find and dump it again,
         # and so would other workers' visits to it, which end now.
@@ -391,12 +412,14 @@ class Campaign:
             slot.ready = True
             return
         from attnfuzz.properties.model.cases import from_json
+        from attnfuzz.properties.run import worker
 
         case = from_json(inflight["case"])
         message = (f"{r.key[2]}: {r.key[0]} {why} on: {case.describe()}\n"
                    f"  {'CampaignFault: ' + why}")
         self._spawn(slot)
-        slot.pending_dump = {"round": r, "kinds": [kind], "message": message, "replayed": False}
+        slot.pending_dump = {"round": r, "kinds": [kind], "message": message, "replayed": False,
+                             "shape": worker.finding_class(case)}
         slot.conn.send(("dump", {"prop": r.key[2], "implementation": r.key[0],
                                  "case": inflight["case"], "error": why,
                                  "campaign": self._campaign_fields(r.key, self.plan.seed)}))
@@ -559,7 +582,9 @@ class Campaign:
         if kinds:
             counted = ", ".join(f"{kinds.count(k)} {k} ({FINDINGS.get(k, k)})"
                                 for k in dict.fromkeys(kinds))
-            print(f"findings: {counted}")
+            repeats = sum(r.repeats for r in self.rounds)
+            again = f"; {repeats} found again, not dumped twice" if repeats else ""
+            print(f"findings: {counted}{again}")
         failing = len({r.key[:2] for r in self.rounds if r.findings})
         cases = sum(r.cases for r in self.rounds)
         if self.interrupted:
@@ -592,6 +617,13 @@ LEGEND = (
     "specialisations;\ncompiles: kernels compiled or loaded; worst check: the output that "
     "came nearest its bound"
 )
+
+
+def finding_signature(key: Round, finding: dict) -> tuple:
+    """What makes two findings one bug for ``--keep-going``: the round, the
+    kinds, the checks that failed and the shape class of the (shrunk) case."""
+    return (key, tuple(finding["kinds"]), tuple(finding.get("checks") or ()),
+            finding.get("shape"))
 
 
 def _bar(done: float, width: int = 24) -> str:

@@ -211,6 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
         ".attnfuzz/examples)",
     )
     run.add_argument(
+        "--keep-going", action="store_true",
+        help="go on after a finding: every round runs its share, findings are counted by "
+        "signature (kind, property, failing check, the shrunk case's shape) and one dump "
+        "is kept per signature (default: a finding ends its implementation/dtype pair)",
+    )
+    run.add_argument(
         "--oracle-device", choices=("cpu", "cuda"), default=None,
         help="where the float64 oracle and its bounds run (default: cuda with a GPU, else cpu)",
     )
@@ -368,7 +374,8 @@ def cmd_run(args: argparse.Namespace) -> int:
           f"{'' if jobs == 1 else 's'}; examples database {database.describe(args.database)}")
     plan = Plan(rounds=rounds, jobs=jobs, seconds=seconds, examples=args.examples, seed=seed,
                 where=where, dump_dir=dump_dir, shrink_seconds=args.shrink_seconds,
-                case_timeout=args.case_timeout, database=args.database)
+                case_timeout=args.case_timeout, database=args.database,
+                keep_going=args.keep_going)
     try:
         return Campaign(plan).run()
     except RuntimeError as exc:

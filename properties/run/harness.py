@@ -75,10 +75,11 @@ class Finding(AssertionError):
     also says which kinds of finding it is (``reference.verdict.FINDINGS``)."""
 
     def __init__(self, message: str, kinds: list[str], dump: Path | None = None,
-                 refusal: str | None = None) -> None:
+                 checks: list[str] = (), refusal: str | None = None) -> None:
         super().__init__(message)
         self.kinds = list(dict.fromkeys(kinds))
         self.dump = dump  # its dump's directory, once written (the final, shrunk run)
+        self.checks = list(dict.fromkeys(checks))  # the checks that failed (outputs, rules)
         # An exception raised on a case inside the declared support, as
         # ``refusal_key`` names it: a campaign reports it once per
         # implementation and dtype, then skips the cases that raise it again.
@@ -95,15 +96,23 @@ def _first_line(error: BaseException) -> str:
 
 
 def _guarded(impl: Implementation) -> Implementation:
-    """``impl`` whose exceptions say they came from it, not from the harness around it."""
+    """``impl`` whose exceptions (of its serving entry points too) say they came
+    from it, not from the harness around it."""
 
-    def run(*args, **kwargs):
-        try:
-            return impl.run(*args, **kwargs)
-        except (Exception, SystemExit) as exc:  # sys.exit() in it ends nothing but the call
-            raise ImplementationCrash(impl.name, exc) from exc
+    def guard(fn):
+        if fn is None:
+            return None
 
-    return dataclasses.replace(impl, run=run)
+        def call(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except (Exception, SystemExit) as exc:  # sys.exit() in it ends nothing but the call
+                raise ImplementationCrash(impl.name, exc) from exc
+
+        return call
+
+    return dataclasses.replace(impl, run=guard(impl.run), varlen=guard(impl.varlen),
+                               paged=guard(impl.paged))
 
 
 @dataclass
@@ -237,7 +246,7 @@ def check(
             path = write_dump(prop, impl_name, case, bad, other=other, context=context,
                               campaign=campaign)
             lines += _dump_lines(path)
-        raise Finding("\n".join(lines), kinds, path)
+        raise Finding("\n".join(lines), kinds, path, checks=[v.check for v in bad])
     return verdicts
 
 
@@ -280,7 +289,7 @@ def _crash_failure(
                           campaign=campaign, crash=error)
         lines += _dump_lines(path)
     refusal = refusal_key(error) if isinstance(error, Exception) else None
-    return Finding("\n".join(lines), ["crash"], path, refusal)
+    return Finding("\n".join(lines), ["crash"], path, refusal=refusal)
 
 
 def _dump_lines(path: Path) -> list[str]:

@@ -17,16 +17,22 @@ and the run gets what attnfuzz's own suite has:
   --hypothesis-seed=N`` draw the same cases; a failing test's report names
   the command that reruns it;
 - shrunk failing cases dumped with their replay command (``--attnfuzz-dump-dir``);
-- the worst error/bound ratio per implementation and dtype at the end.
+- the worst error/bound ratio per implementation and dtype at the end;
+- the Hypothesis profiles ``dev`` and ``thorough`` (``--hypothesis-profile``);
+- ``--attnfuzz-seconds N``: every ``fuzz_test`` test fuzzes for N seconds;
+- a warning for a ``fuzz_test`` bound to a name pytest does not collect.
 
 Derandomized Hypothesis tests keep their own seeds (Hypothesis' rule).
 """
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 import random
 import shlex
+import time
 from collections.abc import Callable
 
 from attnfuzz.properties import backend
@@ -61,12 +67,43 @@ SUPPRESSED = [HealthCheck.too_slow, HealthCheck.data_too_large,
               HealthCheck.function_scoped_fixture]
 
 
+# The Hypothesis profiles the plugin registers in every repository that uses
+# it (examples per test), each with PROFILE_SETTINGS: ``dev`` for a quick
+# local run, ``thorough`` for a long fuzzing session.  Never derandomized
+# (derandomization would override the run's seed).
+PROFILES = {"dev": 10, "thorough": 1000}
+PROFILE_SETTINGS = dict(deadline=None, phases=PHASES, suppress_health_check=SUPPRESSED,
+                        derandomize=False, print_blob=True)
+
+
+def register_profiles() -> None:
+    """Register each of ``PROFILES`` that no one has registered yet (a
+    profile of that name registered before, the user's own, is kept)."""
+    from hypothesis.errors import InvalidArgument
+
+    for name, examples in PROFILES.items():
+        try:
+            settings.get_profile(name)
+        except InvalidArgument:
+            settings.register_profile(name, max_examples=examples, **PROFILE_SETTINGS)
+
+
 def installed() -> bool:
     """Whether an installed attnfuzz's entry point loads this plugin (a checkout
     that is only on the path has none)."""
     from importlib.metadata import entry_points
 
     return any(e.value == __name__ for e in entry_points(group="pytest11"))
+
+
+def _seconds_option(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {text!r}")
+    return seconds
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -76,13 +113,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="where shrunk failing cases are dumped (default: $ATTNFUZZ_DUMP_DIR or "
         ".attnfuzz/failures)",
     )
+    parser.addoption(
+        "--attnfuzz-seconds",
+        type=_seconds_option,
+        default=None,
+        metavar="SECONDS",
+        help="fuzz each fuzz_test test (one property and dtype) for this long, whatever "
+        "its max_examples or seconds say; a failure found in time is still shrunk",
+    )
 
 
+# First: Hypothesis' own plugin loads ``--hypothesis-profile`` in its
+# pytest_configure, so the profiles must be registered before it runs.
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     import hypothesis.core
 
     if _BACKEND_ERROR:
         raise pytest.UsageError(f"attnfuzz: {_BACKEND_ERROR}")
+    register_profiles()
     for line in WARNINGS:
         config.addinivalue_line("filterwarnings", line)
 
@@ -197,6 +246,25 @@ def attnfuzz_recorder(record_property):
             record_property("attnfuzz_ratio", rec.as_property())
 
 
+# The attribute that marks a test made by ``fuzz_test`` (for the collection check).
+FUZZ_TEST_MARK = "attnfuzz_fuzz_test"
+# Hypothesis' max_examples for a test fuzzed for a time: more than fit in any budget.
+TIMED_EXAMPLES = 10**9
+
+
+class _TimeUp(BaseException):
+    """Ends a timed test's Hypothesis run from inside it: not an ``Exception``,
+    so Hypothesis neither reports nor shrinks it."""
+
+
+def _check_seconds(seconds: object) -> None:
+    if seconds is None:
+        return
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
+            or not (seconds > 0 and math.isfinite(seconds)):
+        raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
+
+
 def fuzz_test(
     fn: Callable,
     *,
@@ -205,14 +273,19 @@ def fuzz_test(
     properties: tuple[str, ...] | None = None,
     dtypes: tuple[str, ...] | None = None,
     max_examples: int | None = None,
+    seconds: float | None = None,
 ) -> Callable:
     """A pytest test that fuzzes the attention function ``fn``: one test per
     (property, dtype), every property that applies unless ``properties``
     names some, every dtype ``supports`` declares unless ``dtypes`` names
-    some.  ``max_examples`` per test defaults to the loaded Hypothesis
-    profile's.  Assign the result to a ``test_`` name in a test module."""
+    some.  Each test runs ``max_examples`` cases (default: the loaded
+    Hypothesis profile's) or, given ``seconds``, as many as it starts in
+    that time (a failure found in time is shrunk however long that takes);
+    ``--attnfuzz-seconds`` on the command line overrides both.  Assign the
+    result to a name pytest collects (``test_...``)."""
     from attnfuzz.properties import checks, implementations
-    from attnfuzz.properties.run import harness
+    from attnfuzz.properties.checks import stateful
+    from attnfuzz.properties.run import harness, worker
 
     impl = implementations.of_function(fn, convention, supports)
     if isinstance(properties, str) or isinstance(dtypes, str):
@@ -229,37 +302,98 @@ def fuzz_test(
     if max_examples is not None and (isinstance(max_examples, bool)
                                      or not isinstance(max_examples, int) or max_examples < 1):
         raise ValueError(f"max_examples must be a positive int or None, got {max_examples!r}")
+    _check_seconds(seconds)
+    if max_examples is not None and seconds is not None:
+        raise ValueError("max_examples and seconds: give one of them, not both")
     rounds = [(p, d) for p in chosen for d in dtypes or impl.dtypes]
     # Never derandomized (Hypothesis' own "ci" profile is): the run's seed must hold.
     options = dict(deadline=None, phases=PHASES, suppress_health_check=SUPPRESSED,
                    derandomize=False)
-    if max_examples is not None:
-        options["max_examples"] = max_examples
 
-    # The recorder of the running test: not an argument of ``fuzz``, whose
-    # arguments Hypothesis prints with every falsifying example.
-    running: dict[str, object] = {}
-
-    @settings(**options)
-    @given(data=st.data())
-    def fuzz(data, prop: str, dtype: str) -> None:
+    def fuzz_cases(prop: str, dtype: str, examples: int | None, until: float | None,
+                   recorder) -> None:
         __tracebackhide__ = True
-        case = data.draw(checks.get(prop).cases(impl, dtype), label="case")
-        harness.check(prop, impl.name, case, recorder=running["recorder"])
+        failed: list[bool] = []
+        chosen_options = dict(options)
+        if examples is not None:
+            chosen_options["max_examples"] = examples
+
+        # The recorder is not an argument of ``fuzz``, whose arguments Hypothesis
+        # prints with every falsifying example.
+        @settings(**chosen_options)
+        @given(data=st.data())
+        def fuzz(data, prop: str, dtype: str) -> None:
+            __tracebackhide__ = True
+            case = data.draw(checks.get(prop).cases(impl, dtype), label="case")
+            # After the draw: a run that drew nothing where an earlier one drew
+            # from the same choices is, to Hypothesis, a flaky strategy.
+            if until is not None and not failed and time.monotonic() >= until:
+                raise _TimeUp
+            try:
+                harness.check(prop, impl.name, case, recorder=recorder)
+            except BaseException:
+                failed.append(True)  # from here on Hypothesis shrinks: never cut short
+                raise
+
+        try:
+            fuzz(prop=prop, dtype=dtype)
+        except _TimeUp:
+            pass
+
+    def fuzz_sequences(prop: str, dtype: str, examples: int, until: float | None) -> None:
+        __tracebackhide__ = True
+        failed: list[bool] = []
+
+        def step(event: str, case) -> None:  # ends a timed test between calls
+            if event == "failure":
+                failed.append(True)
+            elif until is not None and not failed and time.monotonic() >= until:
+                raise _TimeUp
+
+        stateful.STEP_HOOKS.append(step)
+        try:
+            checks.get(prop).sequences(impl.name, dtype, examples, None)  # the run's seed
+        except _TimeUp:
+            pass
+        finally:
+            stateful.STEP_HOOKS.remove(step)
 
     @pytest.mark.parametrize("attnfuzz_round", rounds, ids=[f"{p}-{d}" for p, d in rounds])
-    def test(attnfuzz_round: tuple[str, str], attnfuzz_recorder) -> None:
+    def test(attnfuzz_round: tuple[str, str], attnfuzz_recorder,
+             pytestconfig: pytest.Config) -> None:
         __tracebackhide__ = True
         prop, dtype = attnfuzz_round
         if dtype == "bfloat16" and not backend.supports_bf16():
             pytest.skip("bfloat16 arithmetic is wrong in Triton's interpreter; run it on a GPU")
-        running["recorder"] = attnfuzz_recorder(impl.name, dtype)
-        sequences = checks.get(prop).sequences
-        if sequences is not None:
-            examples = max_examples or settings.default.max_examples
-            sequences(impl.name, dtype, examples, None)  # the run's seed
+        budget = pytestconfig.getoption("attnfuzz_seconds", None) or seconds
+        if budget is not None:
+            # The first case's one-time imports (seconds) are not fuzzing time.
+            worker.prepare()
+        examples = TIMED_EXAMPLES if budget is not None else max_examples
+        until = time.monotonic() + budget if budget is not None else None
+        if checks.get(prop).sequences is not None:
+            fuzz_sequences(prop, dtype, examples or settings.default.max_examples, until)
             return
-        fuzz(prop=prop, dtype=dtype)
+        fuzz_cases(prop, dtype, examples, until, attnfuzz_recorder(impl.name, dtype))
 
     test.__doc__ = f"attnfuzz: {impl.description}"
+    setattr(test, FUZZ_TEST_MARK, True)
     return test
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pycollect_makeitem(collector: pytest.Module | pytest.Class, name: str, obj: object):
+    """Warn of a ``fuzz_test`` that pytest will not collect: assigned to a name
+    its ``python_functions`` patterns do not match, its tests never run."""
+    result = yield
+    if result is None and callable(obj) and getattr(obj, FUZZ_TEST_MARK, None) is True \
+            and not collector.funcnamefilter(name):
+        # Bound to a collected name too (``test_mine = _mine``), it runs there.
+        names = getattr(collector.obj, "__dict__", {})
+        if not any(o is obj and collector.funcnamefilter(n) for n, o in list(names.items())):
+            patterns = " ".join(collector.config.getini("python_functions"))
+            collector.warn(pytest.PytestCollectionWarning(
+                f"attnfuzz: {name} = fuzz_test(...) is never run: pytest collects only "
+                f"functions whose names match python_functions ({patterns}); name it "
+                f"test_{name.lstrip('_')}"))
+    return result

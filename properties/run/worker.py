@@ -63,6 +63,9 @@ class Visit:
     # dtype (``harness.refusal_key``): a case that raises one again is skipped.
     refusals: set[str] = field(default_factory=set)
     campaign: dict = field(default_factory=dict)  # harness.Campaign's fields
+    keep_going: bool = False  # after a finding, go on drawing (another run)
+    known: list = field(default_factory=list)  # with keep_going: (kinds, checks) found so far
+    replay: bool = True  # check the round's saved failing cases first
 
 
 def signature(case) -> str:
@@ -75,6 +78,16 @@ def shape_class(case) -> str:
     from dataclasses import replace
 
     return repr(replace(case, values=replace(case.values, seed=0)))
+
+
+def finding_class(case) -> str | None:
+    """A failing case's shape, mask and layouts without its values: two
+    findings of one class (and kind and check) are taken for one bug."""
+    from dataclasses import replace
+
+    from attnfuzz.properties.model.values import Values
+
+    return None if case is None else repr(replace(case, values=Values()))
 
 
 class Worker:
@@ -132,7 +145,7 @@ class Worker:
             return
         stats = {"generated": 0, "exhausted": False}
         self.cancel = False
-        if self._replay_saved(v):
+        if v.replay and self._replay_saved(v):
             self.send("visit_end", stats)
             return
         explore_time = reuse_time = 0.0
@@ -160,6 +173,8 @@ class Worker:
                     continue
                 stats["exhausted"] = mode == "explore"
                 break
+            if outcome == "failed" and v.keep_going and not _over(v, stats["generated"]):
+                continue  # a new run, with its own seed
             if outcome != "switch":
                 break
             mode = "reuse" if mode == "explore" else "explore"
@@ -214,7 +229,7 @@ class Worker:
             deadline=None,
             database=None, derandomize=False, phases=(Phase.generate, Phase.target, Phase.shrink),
             suppress_health_check=list(HealthCheck), print_blob=False,
-            report_multiple_bugs=False, verbosity=Verbosity.quiet,
+            report_multiple_bugs=v.keep_going, verbosity=Verbosity.quiet,
         )
         @given(cases)
         def fuzz(case):
@@ -230,8 +245,22 @@ class Worker:
                 self._check(v, case, mode, counted=not failing)
             except _Refused:
                 reject()  # invalid for Hypothesis: neither counted nor shrunk towards
-            except AssertionError:
+            except AssertionError as exc:
+                if not failing:  # a drawn case, checked: it counts, as the campaign counts it
+                    v.seen.add(sig)
+                    stats["generated"] += 1
+                    if v.keep_going and _bug_key(exc) in v.known:
+                        # A failure of a kind already found: counted, not shrunk again, and
+                        # the run goes on (a new run would start again at the smallest
+                        # cases, and find the same bug there first).
+                        self.send("repeat", None)
+                        return
                 failing.append(case)
+                exc.case = case  # each failure's own case, when Hypothesis reports several
+                if v.keep_going:
+                    # Hypothesis tells failures apart by exception type: one per kind of
+                    # failure, so that shrinking one never slips into another already found.
+                    exc.__class__ = _origin(type(exc), _bug_key(exc))
                 raise
             if not failing:
                 v.seen.add(sig)
@@ -254,7 +283,7 @@ class Worker:
                 # After a fault every call fails to run: only the fault, dumped, is a finding.
                 found = [f for f in found if getattr(f, "dump", None)] or found[:1]
             for failure in found:
-                self._report(v, failure, failing[-1] if failing else None)
+                self._report(v, failure, getattr(failure, "case", failing[-1] if failing else None))
             return "failed"
         return "over" if _over(v, stats["generated"]) else "ran"
 
@@ -305,10 +334,13 @@ class Worker:
         from attnfuzz.properties.run import database as db
 
         dump = getattr(failure, "dump", None)
+        v.known.append(_bug_key(failure))
         if dump is not None and case is not None and not replayed:
             db.save_case(self.db, v.round, to_json(case))
         self.send("finding", {
             "kinds": list(getattr(failure, "kinds", None) or ["wrong"]),
+            "checks": list(getattr(failure, "checks", None) or []),
+            "shape": finding_class(case),
             "message": str(failure),
             "dump": str(dump) if dump is not None else None,
             "replayed": replayed,
@@ -364,6 +396,23 @@ class Worker:
                                "seconds": time.monotonic() - t0, "compiles": 0, "ratio": 0.0,
                                "check": "", "passed": True, "description": ""})
         self.send("visit_end", {"generated": calls[0], "exhausted": False})
+
+
+def _bug_key(failure: BaseException) -> tuple:
+    """A failure's kinds and the checks that failed: with ``--keep-going``, a
+    drawn case failing in a way already found is not shrunk again."""
+    return (tuple(getattr(failure, "kinds", None) or ["wrong"]),
+            tuple(getattr(failure, "checks", None) or ()))
+
+
+_ORIGINS: dict[tuple, type] = {}
+
+
+def _origin(base: type, key: tuple) -> type:
+    """A subclass of ``base`` standing for one kind of failure (see ``_bug_key``)."""
+    if (base, key) not in _ORIGINS:
+        _ORIGINS[base, key] = type(base.__name__, (base,), {"__module__": base.__module__})
+    return _ORIGINS[base, key]
 
 
 def _over(v: Visit, generated: int) -> bool:

@@ -1,0 +1,178 @@
+"""Every property calls a function only within the limits it declares, and a
+function that refuses a call is judged, never a harness traceback: a refusal
+of a case inside the declared support is a crash finding, of one outside it
+(where a property's related runs or reused cases step out) no finding at all."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from hypothesis import given, settings
+
+from attnfuzz.properties import checks, implementations
+from attnfuzz.properties.checks import stateful
+from attnfuzz.properties.checks.serving import serving_relations
+from attnfuzz.properties.implementations.support import Support
+from attnfuzz.properties.model.cases import AttentionCase
+from attnfuzz.properties.model.values import Values
+from attnfuzz.properties.run import cli, harness
+
+from .user_attention import mine, paged_like, varlen_like
+
+HERE = "tests.test_declared_limits"
+SELF_ONLY = "cross=no"
+
+
+def self_only_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw):
+    """Packed self-attention: each sequence's queries are its keys' tokens."""
+    if not torch.equal(cu_seqlens_q, cu_seqlens_k):
+        raise ValueError("self-attention only: cu_seqlens_q must equal cu_seqlens_k")
+    return varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw)
+
+
+def self_only_varlen_buggy(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw):
+    """Reads every sequence's keys to the longest one's length (into the next one's)."""
+    if not torch.equal(cu_seqlens_q, cu_seqlens_k):
+        raise ValueError("self-attention only: cu_seqlens_q must equal cu_seqlens_k")
+    return varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, bug=True, **kw)
+
+
+def prefill_only_paged(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
+    """A paged prefill: every sequence is all new tokens."""
+    if not bool((cache_seqlens == q.shape[2]).all()):
+        raise ValueError(f"prefill only: every cache_seqlens must be Sq={q.shape[2]}")
+    return paged_like(q, k_cache, v_cache, block_table, cache_seqlens, **kw)
+
+
+def _impl(function: str, convention: str):
+    return implementations.get(f"{HERE}:{function}@{convention}#{SELF_ONLY}")
+
+
+@pytest.mark.parametrize(("function", "convention"), [("self_only_varlen", "varlen"),
+                                                      ("prefill_only_paged", "paged")])
+def test_serving_calls_stay_within_the_declared_support(function, convention):
+    impl = _impl(function, convention)
+    assert impl.support.cross is False
+
+    @settings(max_examples=10, deadline=None, database=None)
+    @given(checks.get("serving").cases(impl, "float32"))
+    def run(case):
+        verdicts = serving_relations(impl, case)
+        assert verdicts and all(v.ok for v in verdicts), [v.describe() for v in verdicts]
+
+    run()
+
+
+def test_serving_within_the_support_still_finds_a_read_past_a_sequence():
+    impl = _impl("self_only_varlen_buggy", "varlen")
+    case = AttentionCase(batch=2, sq=9, sk=9, d=4, dv=4)
+    verdicts = serving_relations(impl, case)
+    assert any(not v.ok for v in verdicts), [v.describe() for v in verdicts]
+
+
+def refuses_long(q, k, v, **kw):
+    """Refuses more than 8 keys, whether or not it declares so (max_seq=8)."""
+    if k.shape[2] > 8:
+        raise ValueError(f"at most 8 keys, got {k.shape[2]}")
+    return mine(q, k, v, **kw)
+
+
+def refuses_large(q, k, v, **kw):
+    """Refuses an input beyond [-1, 1], the range it declares (max_magnitude=1)."""
+    if any(t.numel() and t.abs().max().item() > 1 for t in (q, k, v)):
+        raise ValueError("inputs must lie within [-1, 1]")
+    return mine(q, k, v, **kw)
+
+
+def varlen_without_empty(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw):
+    """Refuses an empty sequence, which it does not declare (no limit says so)."""
+    if bool((cu_seqlens_q[1:] == cu_seqlens_q[:-1]).any()):
+        raise ValueError("every sequence needs a query")
+    return varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw)
+
+
+LONG = AttentionCase(batch=2, hq=2, hkv=1, sq=3, sk=9, d=4, dv=4, causal=True)
+
+
+@pytest.mark.parametrize("prop", ["oracle", "metamorphic"])
+def test_a_refusal_inside_the_support_is_a_crash_finding(prop):
+    impl = implementations.get(f"{HERE}:refuses_long")
+    with pytest.raises(harness.Finding) as found:
+        harness.check(prop, impl.name, LONG)
+    assert found.value.kinds == ["crash"] and "at most 8 keys" in str(found.value)
+
+
+@pytest.mark.parametrize("prop", ["oracle", "metamorphic"])
+def test_a_refusal_outside_the_support_is_no_finding(prop):
+    impl = implementations.get(f"{HERE}:refuses_long#max_seq=8")
+    assert impl.support.admits(LONG) == "max_seq"
+    assert harness.check(prop, impl.name, LONG) == []
+    # Within it, the same property judges as usual.
+    assert harness.check(prop, impl.name, AttentionCase(sq=3, sk=8, d=4, dv=4))
+
+
+def test_a_relation_that_leaves_the_declared_magnitudes_is_skipped():
+    impl = implementations.get(f"{HERE}:refuses_large#max_magnitude=1")
+    case = AttentionCase(batch=2, sq=3, sk=5, d=4, dv=4,
+                         values=Values("uniform", 1.0, seed=3, limit=1.0))
+    verdicts = harness.check("metamorphic", impl.name, case)
+    checked = {v.check for v in verdicts}
+    assert "batch alone" in checked and "linearity in V (x2)" not in checked, checked
+
+
+def test_a_serving_refusal_replays_as_a_failure_in_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    impl = implementations.get(f"{HERE}:varlen_without_empty@varlen")
+    with pytest.raises(harness.Finding) as found:
+        harness.check("serving", impl.name, AttentionCase(sq=3, sk=3, d=4, dv=4))
+    assert found.value.kinds == ["crash"] and found.value.dump is not None
+    capsys.readouterr()
+    assert cli.main(["replay", str(found.value.dump)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "every sequence needs a query" in out and "Traceback" not in out
+
+
+def test_a_sequence_steps_only_to_neighbours_the_support_admits(monkeypatch):
+    impl = implementations.get("naive")
+    base = AttentionCase(batch=1, sq=3, sk=5, d=4, dv=4)
+    picks = [0] * len(stateful.NEIGHBOURS)
+    assert any(c.batch > 1 for c in stateful.sweep_of(base, impl, picks))
+    # A limit no neighbour knows of (as a declared one may be): one batch element.
+    monkeypatch.setattr(Support, "admits", lambda self, c: "batch" if c.batch > 1 else None)
+    made = stateful.sweep_of(base, impl, picks)
+    assert made and all(c.batch == 1 for c in made), made
+
+
+class _Refusing(torch.autograd.Function):
+    """Attention whose backward refuses more than 4 keys, which it does not declare."""
+
+    @staticmethod
+    def forward(ctx, q, k, v, scale):
+        ctx.save_for_backward(q, k, v)
+        ctx.scale = scale
+        return mine(q.detach(), k.detach(), v.detach(), scale=scale)
+
+    @staticmethod
+    def backward(ctx, grad):
+        q, k, v = ctx.saved_tensors
+        if k.shape[2] > 4:
+            raise ValueError(f"backward: at most 4 keys, got {k.shape[2]}")
+        with torch.enable_grad():
+            q, k, v = (t.detach().requires_grad_() for t in (q, k, v))
+            out = mine(q, k, v, scale=ctx.scale)
+            return (*torch.autograd.grad(out, (q, k, v), grad), None)
+
+
+def backward_refuses_long(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    if causal:
+        raise ValueError("causal: not supported")
+    return _Refusing.apply(q, k, v, scale)
+
+
+def test_a_backward_refusal_in_a_sequence_is_a_crash_finding():
+    name = f"{HERE}:backward_refuses_long#causal=no;backward=yes"
+    implementations.get(name)
+    sequence = stateful.Sequence(name, "float32", repeats=1)
+    with pytest.raises(stateful.StatefulFailure) as found:
+        sequence.call(AttentionCase(sq=2, sk=5, d=4, dv=4, backward=True))
+    assert found.value.kinds == ["crash"] and "at most 4 keys" in str(found.value)

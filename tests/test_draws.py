@@ -1,0 +1,297 @@
+"""The strategies draw the inputs real kernels meet, and every argument's valid edges.
+
+Each mechanism is checked by planting a bug of its class in plain torch
+attention (float64 math, no Triton: a case costs milliseconds) and finding it
+through the property's own case strategy; the correct function must pass the
+same draws.  The classes:
+
+- k and v (and the two halves of a paged cache) in layouts of their own: a
+  function that reads v through k's strides;
+- index tensors as views: a function that reads ``cu_seqlens`` or
+  ``cache_seqlens`` from the start of their storage at unit stride;
+- packed batches in every order of lengths, with guard sequences: a function
+  that stores one row past a sequence's end, as a tile-major kernel's last
+  block does without its row mask;
+- argument edges: a function that reads ``scale=0`` as "the default", and
+  ``out=`` beside each input: a kernel that refuses an out sharing an
+  allocation with the last input at a disjoint offset (a refusal of a
+  disjoint out is a crash finding, as it was for one after the first input;
+  an out interleaved with an input may be refused as needless, and when
+  accepted is checked as any other).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+import torch
+from hypothesis import HealthCheck, find, given, settings
+
+from attnfuzz.properties import checks, implementations, strategies
+from attnfuzz.properties.checks.execution import contiguous_strides
+from attnfuzz.properties.implementations import Implementation, Support, builtin
+from attnfuzz.properties.model.cases import AttentionCase, Serving, from_json, to_json
+
+# Rows a kernel's program owns, as the fused prefill's 64-row tiles.
+BLOCK = 64
+
+
+def _attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool,
+            scale: float | None, alignment: str) -> torch.Tensor:
+    """One sequence: q (Sq, Hq, D), k (Sk, Hkv, D), v (Sk, Hkv, Dv) -> (Sq, Hq, Dv)."""
+    sq, hq, d = q.shape
+    sk, hkv, dv = v.shape
+    if not sq or not sk:
+        return torch.zeros(sq, hq, dv, dtype=q.dtype)
+    heads = [h // (hq // hkv) for h in range(hq)]
+    qd, kd, vd = (t.double().transpose(0, 1) for t in (q, k[:, heads], v[:, heads]))
+    logits = qd @ kd.transpose(-1, -2) * (d**-0.5 if scale is None else scale)
+    if causal:
+        offset = sk - sq if alignment == "bottom_right" else 0
+        seen = torch.arange(sk)[None, :] <= torch.arange(sq)[:, None] + offset
+        logits = logits.masked_fill(~seen, float("-inf"))
+    p = torch.softmax(logits, dim=-1).nan_to_num(0.0)  # a row that sees no key: zeros
+    return (p @ vd).transpose(0, 1).to(q.dtype)
+
+
+# --- packed (varlen) functions ---------------------------------------------------------------
+
+def _varlen(q, k, v, cu_q, cu_k, *, causal, scale, alignment, bug="", **_):
+    if bug == "kv_strides":
+        v = torch.as_strided(v, v.shape, k.stride(), v.storage_offset())
+    if bug == "cu_storage":  # the prefix sums read from their storage's start
+        cu_q, cu_k = (torch.as_strided(c, c.shape, (1,), 0) for c in (cu_q, cu_k))
+    cq, ck = cu_q.tolist(), cu_k.tolist()
+    out = torch.zeros(q.shape[0], q.shape[1], v.shape[2], dtype=q.dtype)
+    whole = [_attend(q[cq[b]:cq[b + 1]], k[ck[b]:ck[b + 1]], v[ck[b]:ck[b + 1]],
+                     causal=causal, scale=scale, alignment=alignment)
+             for b in range(len(cq) - 1)]
+    # Programs in a kernel's grid order: every sequence's first row tile,
+    # then every second one, ...
+    for r in range(max((-(-w.shape[0] // BLOCK) for w in whole), default=0)):
+        for b, rows in enumerate(whole):
+            lo, hi = r * BLOCK, min((r + 1) * BLOCK, rows.shape[0])
+            if lo >= hi:
+                continue
+            out[cq[b] + lo:cq[b] + hi] = rows[lo:hi]
+            if bug == "past_end" and hi == rows.shape[0] and cq[b] + hi < out.shape[0]:
+                out[cq[b] + hi] = rows[-1]  # the tile's store, unmasked one row too far
+    return out
+
+
+def varlen_correct(q, k, v, cu_q, cu_k, **kw):
+    return _varlen(q, k, v, cu_q, cu_k, **kw)
+
+
+def varlen_v_as_k(q, k, v, cu_q, cu_k, **kw):
+    return _varlen(q, k, v, cu_q, cu_k, bug="kv_strides", **kw)
+
+
+def varlen_cu_from_storage(q, k, v, cu_q, cu_k, **kw):
+    return _varlen(q, k, v, cu_q, cu_k, bug="cu_storage", **kw)
+
+
+def varlen_past_end(q, k, v, cu_q, cu_k, **kw):
+    return _varlen(q, k, v, cu_q, cu_k, bug="past_end", **kw)
+
+
+# --- paged functions -------------------------------------------------------------------------
+
+def _paged(q, k_cache, v_cache, table, seqlens, *, causal, scale, bug="", **_):
+    if bug == "kv_strides":
+        v_cache = torch.as_strided(v_cache, v_cache.shape, k_cache.stride(),
+                                   v_cache.storage_offset())
+    if bug == "seqlens_storage":
+        seqlens = torch.as_strided(seqlens, seqlens.shape, (1,), 0)
+    b, hq, sq, _ = q.shape
+    page, hkv, d = k_cache.shape[1:]
+    out = torch.zeros(b, hq, sq, v_cache.shape[-1], dtype=q.dtype)
+    for i in range(b):
+        n = int(seqlens[i])
+        pages = table[i, :-(-n // page)].long()
+        k = k_cache[pages].reshape(-1, hkv, d)[:n]
+        v = v_cache[pages].reshape(-1, hkv, v_cache.shape[-1])[:n]
+        out[i] = _attend(q[i].transpose(0, 1), k, v, causal=causal, scale=scale,
+                         alignment="bottom_right").transpose(0, 1)
+    return out
+
+
+def paged_correct(q, k_cache, v_cache, table, seqlens, **kw):
+    return _paged(q, k_cache, v_cache, table, seqlens, **kw)
+
+
+def paged_v_as_k(q, k_cache, v_cache, table, seqlens, **kw):
+    return _paged(q, k_cache, v_cache, table, seqlens, bug="kv_strides", **kw)
+
+
+def paged_seqlens_from_storage(q, k_cache, v_cache, table, seqlens, **kw):
+    return _paged(q, k_cache, v_cache, table, seqlens, bug="seqlens_storage", **kw)
+
+
+# --- dense functions -------------------------------------------------------------------------
+
+def _dense(q, k, v, *, causal, scale, alignment):
+    out = [_attend(q[b].transpose(0, 1), k[b].transpose(0, 1), v[b].transpose(0, 1),
+                   causal=causal, scale=scale, alignment=alignment) for b in range(q.shape[0])]
+    return torch.stack(out).transpose(1, 2) if out else q.new_zeros(*q.shape[:3], v.shape[-1])
+
+
+def dense_correct(q, k, v, *, causal, scale, alignment):
+    return _dense(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
+def dense_scale_or_default(q, k, v, *, causal, scale, alignment):
+    return _dense(q, k, v, causal=causal, scale=scale or q.shape[-1] ** -0.5,
+                  alignment=alignment)
+
+
+def dense_v_as_k(q, k, v, *, causal, scale, alignment):
+    v = torch.as_strided(v, v.shape, k.stride(), v.storage_offset())
+    return _dense(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
+# --- finding them ----------------------------------------------------------------------------
+
+ANY = Support()
+SAME_DV = Support(distinct_value_dim=False)  # Dv = D: v's shape alone tells k's strides apart
+
+
+def _impl(fn, convention: str, supports: Support = ANY) -> Implementation:
+    return implementations.of_function(fn, convention=convention, supports=supports)
+
+
+def _fails(prop: str, impl: Implementation, case: AttentionCase) -> bool:
+    try:
+        return any(not v.ok for v in checks.get(prop).run(impl, case))
+    except Exception:  # noqa: BLE001 - a crash on a drawn case is caught too
+        return True
+
+
+def _found(prop: str, impl: Implementation, *, examples: int = 300,
+           seed: int = 0) -> AttentionCase:
+    return find(checks.get(prop).cases(impl, "float32"), lambda c: _fails(prop, impl, c),
+                settings=settings(max_examples=examples, database=None, deadline=None,
+                                  suppress_health_check=list(HealthCheck)),
+                random=random.Random(seed))
+
+
+@pytest.mark.parametrize(("fn", "convention", "supports"), [
+    (varlen_v_as_k, "varlen", SAME_DV),
+    (paged_v_as_k, "paged", SAME_DV),
+    (dense_v_as_k, "attnfuzz", SAME_DV),
+])
+def test_v_read_through_k_strides_is_found(fn, convention, supports):
+    prop = "oracle" if convention == "attnfuzz" else "serving"
+    case = _found(prop, _impl(fn, convention, supports))
+    if prop == "serving":
+        # Shrunk to the layouts that show it: the rest of the serving spec simple.
+        s = case.serving
+        assert (s.order, s.guards, s.index) == ("sorted", False, "contiguous"), s.describe()
+        assert s.q_layout.name == "contiguous", s.describe()
+
+
+@pytest.mark.parametrize(("fn", "convention"), [
+    (varlen_cu_from_storage, "varlen"),
+    (paged_seqlens_from_storage, "paged"),
+])
+def test_index_tensors_read_from_their_storage_are_found(fn, convention):
+    case = _found("serving", _impl(fn, convention))
+    s = case.serving
+    assert s.index != "contiguous", s.describe()
+    assert s == Serving(index=s.index), f"shrinks to the index view alone: {s.describe()}"
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_store_past_a_sequences_end_is_found(seed):
+    case = _found("serving", _impl(varlen_past_end, "varlen"), seed=seed)
+    s = case.serving
+    # Either a longer sequence before a shorter one, or a guard after the longest.
+    assert s.order != "sorted" or s.guards, s.describe()
+    assert case.sq > BLOCK, "the store is the last tile's, past one tile"
+
+
+def test_scale_zero_read_as_the_default_is_found():
+    case = _found("oracle", _impl(dense_scale_or_default, "attnfuzz"))
+    assert case.scale == 0.0
+
+
+@pytest.mark.parametrize(("fn", "convention", "prop"), [
+    (varlen_correct, "varlen", "serving"),
+    (paged_correct, "paged", "serving"),
+    (dense_correct, "attnfuzz", "oracle"),
+])
+def test_the_correct_functions_pass_the_same_draws(fn, convention, prop):
+    impl = _impl(fn, convention)
+
+    @settings(max_examples=40, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(case=checks.get(prop).cases(impl, "float32"))
+    def run(case):
+        bad = [v.describe() for v in checks.get(prop).run(impl, case) if not v.ok]
+        assert not bad, bad[:3]
+
+    run()
+
+
+def test_a_serving_spec_round_trips_and_describes_itself():
+    s = Serving(order="shuffled", guards=True, index="strided",
+                k_layout=strategies.named("bshd", 3), v_cache_layout=strategies.named("d_major"))
+    case = AttentionCase(serving=s)
+    assert from_json(to_json(case)) == case
+    text = case.describe()
+    for part in ("shuffled order", "guard rows", "packed k=bshd", "v cache=d_major",
+                 "index tensors strided"):
+        assert part in text, text
+    assert "served with" not in AttentionCase().describe()
+
+
+# --- out= beside each input ------------------------------------------------------------------
+
+def _shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def _naive_refusing_kv_neighbours(q, k, v, out, **kw):
+    # An overlap check that compares allocations, not spans, for k and v only.
+    if out is not None and any(_shares_storage(out, t) for t in (k, v)):
+        raise ValueError("out shares memory with k or v")
+    return builtin._naive(q, k, v, out, **kw)
+
+
+def _naive_storing_contiguously(q, k, v, out, **kw):
+    got = builtin._naive(q, k, v, None, **kw)
+    if out is not None:  # the out's strides ignored: written as a new tensor is laid out
+        torch.as_strided(out, out.shape, contiguous_strides(tuple(out.shape)),
+                         out.storage_offset()).copy_(got["out"])
+        got["out"] = out
+    return got
+
+
+def _with_out(name: str, fn) -> Implementation:
+    return Implementation(name, "attention", fn, options=(builtin.OUT,))
+
+
+def test_an_out_refused_beside_the_last_input_is_found():
+    impl = _with_out("refuses out beside k or v", _naive_refusing_kv_neighbours)
+    case = _found("oracle", impl, examples=200)
+    assert dict(case.options)["out"] == "before an input"
+    # A refusal of a disjoint out is no answer: the property raises, which the
+    # harness reports as a crash.
+    with pytest.raises(ValueError, match="shares memory"):
+        checks.get("oracle").run(impl, case)
+
+
+SMALL = AttentionCase(batch=1, hq=2, hkv=1, sq=3, sk=5, d=16, dv=24)
+
+
+def test_an_interleaved_out_is_refused_needlessly_or_checked():
+    case = dataclasses.replace(SMALL, options=(("out", "interleaved with an input"),))
+    refused = checks.get("bad_out").run(implementations.get("naive"), case)
+    assert [v.ok for v in refused] == [True]
+    assert "needless refusal" in refused[0].check
+    accepted = checks.get("bad_out").run(
+        _with_out("stores contiguously", _naive_storing_contiguously), case)
+    bad = [v.check for v in accepted if not v.ok]
+    assert any("input q modified" in c for c in bad), bad
