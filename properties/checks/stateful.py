@@ -76,7 +76,8 @@ from attnfuzz.properties.checks.execution import (
 )
 from attnfuzz.properties.checks.gradients import against_gradient_oracle
 from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.implementations import Implementation, get
+from attnfuzz.properties.implementations import Implementation, conventions, get
+from attnfuzz.properties.implementations.implementation import ContractViolation
 from attnfuzz.properties.model.cases import DTYPES, Case, build, from_json, to_json
 from attnfuzz.properties.model.dumps import dump_root, fresh_dir, lenient, strict
 from attnfuzz.properties.model.layouts import materialize
@@ -184,6 +185,8 @@ class Sequence:
     def _run(self, *args, **kwargs) -> dict[str, torch.Tensor]:
         try:
             results = self.impl.run(*args, **kwargs)
+        except ContractViolation:
+            raise  # its convention's adapter judged the result
         except Exception as exc:
             raise _Crash(exc) from exc
         self._returned = results
@@ -283,7 +286,7 @@ class Sequence:
         except StatefulFailure:
             raise
         except AssertionError as exc:  # a result of the wrong shape, dtype or device
-            raise self._failure(step, f"returned a malformed result in {what}", ["wrong"],
+            raise self._failure(step, f"returned a malformed result in {what}", ["contract"],
                                 [_first_line(exc)], []) from exc
         except Exception as error:
             kind = type(error).__name__
@@ -310,7 +313,8 @@ class Sequence:
         if bad:
             kinds = [v.kind for v in bad]
             raise self._failure(step, f"failed ({', '.join(dict.fromkeys(kinds))}) in {what}",
-                                kinds, [v.describe() for v in bad], bad)
+                                kinds, [conventions.describe(v, self.impl, self.cases[step])
+                                        for v in bad], bad)
 
     def _failure(
         self, step: int, what: str, kinds: list[str], details: list[str], bad: list[Verdict]

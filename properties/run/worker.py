@@ -376,7 +376,7 @@ def _write_fault_dump(prop: str, implementation: str, case: dict, error: str,
 
     return harness.write_dump(prop, implementation, from_json(case), [],
                               campaign=harness.Campaign(**campaign),
-                              crash=harness.CampaignFault(error))
+                              fault=harness.CampaignFault(error))
 
 
 def prepare() -> None:

@@ -1,0 +1,128 @@
+"""Every finding is reported in the layout of the function under test, dumped,
+and replayed from its dump: wrong elements, results of the wrong shape or
+dtype (``contract``), gradients and serving calls.
+
+The functions are plain torch in ``tests/user_attention.py``, of the
+flash_attn convention ((B, S, H, D) tensors) unless said otherwise, each
+with one planted fault.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attnfuzz.properties.model.cases import AttentionCase
+from attnfuzz.properties.run import cli, export, harness
+from tests.user_attention import ONE_ELEMENT
+
+MODULE = "tests.user_attention"
+FLASH = f"{MODULE}:{{}}@flash_attn"
+# (B, H, S, D) = (1, 2, 3, 16): ONE_ELEMENT (b, s, h, d) is attnfuzz's (0, 1, 2, 14).
+SMALL = AttentionCase(batch=1, hq=2, hkv=2, sq=3, sk=4, d=16, dv=16)
+HARNESS_INDEX = (ONE_ELEMENT[0], ONE_ELEMENT[2], ONE_ELEMENT[1], ONE_ELEMENT[3])
+
+
+@pytest.fixture(autouse=True)
+def dump_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _finding(prop: str, impl: str, case: AttentionCase) -> harness.Finding:
+    with pytest.raises(harness.Finding) as caught:
+        harness.check(prop, impl, case)
+    finding = caught.value
+    assert finding.dump is not None and (finding.dump / "case.json").is_file(), str(finding)
+    return finding
+
+
+def _replayed(capsys, dump: Path) -> str:
+    """``attnfuzz replay DUMP``, which must still fail: its output."""
+    code = cli.main(["replay", str(dump)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    return out
+
+
+def _record(finding: harness.Finding) -> dict:
+    return json.loads((finding.dump / "case.json").read_text())
+
+
+def test_a_wrong_element_is_named_at_its_index_in_the_functions_own_out(capsys):
+    finding = _finding("oracle", FLASH.format("flash_like_one_element"), SMALL)
+    message = str(finding)
+    assert f"at index {HARNESS_INDEX}" in message, message
+    user = f"out[{', '.join(map(str, ONE_ELEMENT))}] of its (B, S, H, D) out"
+    assert user in message, message
+    (diagnosis,) = _record(finding)["diagnosis"]
+    assert diagnosis["index"] == list(HARNESS_INDEX)
+    assert diagnosis["user_index"] == list(ONE_ELEMENT)
+    out = _replayed(capsys, finding.dump)
+    assert "FAIL out" in out and user in out, out
+
+
+def test_a_result_of_the_wrong_shape_is_a_dumped_contract_finding_in_the_users_shapes(capsys):
+    # flash_attn's out is (B, S, H, D) = (1, 66, 1, 16); the function returns (1, 1, 66, 16).
+    case = AttentionCase(batch=1, hq=1, hkv=1, sq=66, sk=64, d=16, dv=16)
+    finding = _finding("oracle", FLASH.format("flash_like_heads_first"), case)
+    assert finding.kinds == ["contract"], str(finding)
+    message = str(finding)
+    assert "returned out of shape (1, 1, 66, 16), expected (1, 66, 1, 16)" in message, message
+    assert "in attnfuzz's (B, H, S, D): (1, 66, 1, 16), expected (1, 1, 66, 16)" in message
+    record = _record(finding)
+    assert "expected (1, 66, 1, 16)" in record["contract"]
+    assert record["diagnosis"][0]["check"] == "contract: out shape"
+    out = _replayed(capsys, finding.dump)
+    assert "FAIL contract: out shape" in out and "expected (1, 66, 1, 16)" in out, out
+
+
+def test_a_result_of_the_wrong_dtype_is_a_dumped_contract_finding(capsys):
+    finding = _finding("oracle", FLASH.format("flash_like_float64"), SMALL)
+    assert finding.kinds == ["contract"], str(finding)
+    assert "returned out of dtype torch.float64, expected torch.float32" in str(finding)
+    out = _replayed(capsys, finding.dump)
+    assert "FAIL contract: out dtype" in out, out
+
+
+def test_the_worst_check_of_a_contract_finding_names_it():
+    recorder = harness.Recorder("flash_like_float64", "float32")
+    with pytest.raises(harness.Finding):
+        harness.check("oracle", FLASH.format("flash_like_float64"), SMALL, recorder=recorder)
+    assert (recorder.worst, recorder.check) == (float("inf"), "contract: out dtype")
+    assert recorder.case == SMALL.describe()
+
+
+def test_a_gradient_bug_is_dumped_and_named_in_the_functions_layout(capsys):
+    case = AttentionCase(batch=1, hq=2, hkv=2, sq=3, sk=4, d=16, dv=16, backward=True)
+    impl = FLASH.format("flash_like_bad_backward") + "#backward=yes"
+    finding = _finding("gradients", impl, case)
+    user = f"dq[{', '.join(map(str, ONE_ELEMENT))}] of its (B, S, H, D) dq"
+    assert user in str(finding), str(finding)
+    assert "do" in harness.load_dump(finding.dump)[3]  # the upstream gradient is saved
+    out = _replayed(capsys, finding.dump)
+    assert "FAIL dq" in out and user in out, out
+
+
+def test_an_out_cut_off_from_autograd_is_a_dumped_contract_finding(capsys):
+    case = AttentionCase(batch=1, hq=1, hkv=1, sq=2, sk=2, d=16, dv=16, backward=True)
+    finding = _finding("gradients", FLASH.format("flash_like_detached") + "#backward=yes", case)
+    assert finding.kinds == ["contract"], str(finding)
+    assert "FAIL contract: out grad" in _replayed(capsys, finding.dump)
+
+
+def test_a_serving_finding_is_dumped_and_replayed(capsys):
+    # Sequences of different lengths packed: the planted varlen function reads
+    # every sequence's keys to the longest one's length.
+    case = AttentionCase(batch=2, hq=1, hkv=1, sq=4, sk=8, d=16, dv=16)
+    finding = _finding("serving", f"{MODULE}:varlen_like_buggy@varlen", case)
+    assert "varlen sequence" in str(finding), str(finding)
+    assert "FAIL varlen sequence" in _replayed(capsys, finding.dump)
+
+
+def test_a_contract_dump_exports_a_script(tmp_path):
+    finding = _finding("oracle", FLASH.format("flash_like_heads_first"), SMALL)
+    text = export.script(finding.dump)
+    assert "(B, S, H, D)" in text
