@@ -10,6 +10,7 @@ with one planted fault.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,21 @@ def test_a_contract_dump_exports_a_script(tmp_path):
     finding = _finding("oracle", FLASH.format("flash_like_heads_first"), SMALL)
     text = export.script(finding.dump)
     assert "(B, S, H, D)" in text
+
+
+def test_a_campaign_counts_dumps_and_names_a_contract_finding(capsys, tmp_path):
+    argv = ["run", "--impl", f"{MODULE}:flash_like_heads_first", "--convention", "flash_attn",
+            "--property", "oracle", "--dtype", "float32", "--examples", "3", "--seed", "1",
+            "--jobs", "1", "--dump-dir", str(tmp_path)]
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    out = captured.out
+    assert code == 1, out
+    assert "1 contract (" in out, out
+    row = r"flash_like_heads_first@flash_attn\s+float32\s+\d+\s+1\s+inf\s.*contract: out shape$"
+    assert re.search(row, out, re.M), out
+    assert "returned out of shape" in captured.err, captured.err  # the contract's line
+    (dump,) = tmp_path.iterdir()
+    record = json.loads((dump / "case.json").read_text())
+    assert record["diagnosis"][0]["check"] == "contract: out shape"
+    assert "FAIL contract: out shape" in _replayed(capsys, dump)

@@ -336,9 +336,13 @@ class Campaign:
 
     def _finding(self, r: RoundState, finding: dict) -> None:
         r.findings.append(finding)
+        worst = finding.get("worst")
+        if worst:  # the worst check names the case that was dumped, not a shrink step's
+            r.worst, r.check, r.worst_case = worst["ratio"], worst["check"], worst["case"]
         lines = finding["message"].splitlines()
-        # A crash's or hang's second line is its error: what the user needs first.
-        shown = lines[:2] if {"crash", "hang"} & set(finding["kinds"]) else lines[:1]
+        # A crash's, hang's or broken contract's second line is its error: what
+        # the user needs first.
+        shown = lines[:2] if {"crash", "hang", "contract"} & set(finding["kinds"]) else lines[:1]
         self._say("\n".join(shown) or "finding", err=True)
         # A pair that has failed is done: its other properties would find and dump it again,
         # and so would other workers' visits to it, which end now.
@@ -377,7 +381,9 @@ class Campaign:
         message = (f"{r.key[2]}: {r.key[0]} {why} on: {case.describe()}\n"
                    f"  {'CampaignFault: ' + why}")
         self._spawn(slot)
-        slot.pending_dump = {"round": r, "kinds": [kind], "message": message, "replayed": False}
+        slot.pending_dump = {"round": r, "kinds": [kind], "message": message, "replayed": False,
+                             "worst": {"ratio": math.inf, "check": kind,
+                                       "case": case.describe()}}
         slot.conn.send(("dump", {"prop": r.key[2], "implementation": r.key[0],
                                  "case": inflight["case"], "error": why,
                                  "campaign": self._campaign_fields(r.key, self.plan.seed)}))

@@ -83,10 +83,13 @@ class Finding(AssertionError):
     """A failing case: an ``AssertionError`` (so Hypothesis shrinks it) that
     also says which kinds of finding it is (``reference.verdict.FINDINGS``)."""
 
-    def __init__(self, message: str, kinds: list[str], dump: Path | None = None) -> None:
+    def __init__(self, message: str, kinds: list[str], dump: Path | None = None,
+                 worst: Verdict | None = None, case: str = "") -> None:
         super().__init__(message)
         self.kinds = list(dict.fromkeys(kinds))
         self.dump = dump  # its dump's directory, once written (the final, shrunk run)
+        self.worst = worst  # its worst failing verdict, of the case ``case`` describes
+        self.case = case
 
 
 class DumpError(Exception):
@@ -227,7 +230,7 @@ def check(
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
             f"python3 -m attnfuzz replay {shlex.quote(str(path))}",
-            ["memory"], path,
+            ["memory"], path, fault_verdict(exc, impl_name), case.describe(),
         ) from error
     worst = checks.worst(verdicts)
     if recorder is not None:
@@ -245,8 +248,36 @@ def check(
             path = write_dump(prop, impl_name, case, bad, other=other, context=context,
                               campaign=campaign)
             lines += _dump_lines(path)
-        raise Finding("\n".join(lines), kinds, path)
+        raise Finding("\n".join(lines), kinds, path, checks.worst(bad), case.describe())
     return verdicts
+
+
+def finding_record(failure: BaseException, replayed: bool = False) -> dict[str, object]:
+    """What a campaign keeps of a failure (a ``Finding`` or a call sequence's
+    ``StatefulFailure``): its kinds, message and dump, and its worst verdict
+    (``worst``: ratio, check, case), which the summary's worst check names so
+    that it is the case the dump holds."""
+    dump = getattr(failure, "dump", None)
+    worst = getattr(failure, "worst", None)
+    described = getattr(failure, "case", "")
+    verdicts = getattr(failure, "verdicts", None)
+    if worst is None and verdicts:  # a sequence's failing step
+        worst = checks.worst(verdicts)
+    steps = getattr(failure, "steps", None)
+    if not described and steps:
+        described = from_json(lenient(steps[-1]["case"])).describe()
+    kinds = list(getattr(failure, "kinds", None) or ["wrong"])
+    record: dict[str, object] = {
+        "kinds": kinds,
+        "message": getattr(failure, "message", None) or str(failure),
+        "dump": str(dump) if dump is not None else None,
+        "replayed": replayed,
+    }
+    if worst is not None:
+        record["worst"] = {"ratio": worst.ratio, "check": worst.check, "case": described}
+    elif kinds[0] != "wrong":  # a crash of a sequence's call: no verdict, its kind
+        record["worst"] = {"ratio": math.inf, "check": kinds[0], "case": described}
+    return record
 
 
 def _build_context():
@@ -318,7 +349,7 @@ def _fault_failure(
         path = write_dump(prop, impl_name, case, [verdict], other=other, context=context,
                           campaign=campaign, fault=exc)
         lines += _dump_lines(path)
-    return Finding("\n".join(lines), [kind], path)
+    return Finding("\n".join(lines), [kind], path, verdict, case.describe())
 
 
 def _dump_lines(path: Path) -> list[str]:

@@ -285,16 +285,11 @@ class Worker:
     def _report(self, v: Visit, failure: BaseException, case, replayed: bool = False) -> None:
         from attnfuzz.properties.model.cases import to_json
         from attnfuzz.properties.run import database as db
+        from attnfuzz.properties.run import harness
 
-        dump = getattr(failure, "dump", None)
-        if dump is not None and case is not None and not replayed:
+        if getattr(failure, "dump", None) is not None and case is not None and not replayed:
             db.save_case(self.db, v.round, to_json(case))
-        self.send("finding", {
-            "kinds": list(getattr(failure, "kinds", None) or ["wrong"]),
-            "message": str(failure),
-            "dump": str(dump) if dump is not None else None,
-            "replayed": replayed,
-        })
+        self.send("finding", harness.finding_record(failure, replayed))
 
     def _sequences(self, v: Visit) -> None:
         """A property of call sequences runs its own state machine: ``examples``
@@ -328,13 +323,7 @@ class Worker:
             failures = harness.failures_of(exc)
             if failures is None:
                 raise
-            failure = failures[0]
-            self.send("finding", {
-                "kinds": list(getattr(failure, "kinds", None) or ["wrong"]),
-                "message": getattr(failure, "message", None) or str(failure),
-                "dump": str(failure.dump) if getattr(failure, "dump", None) else None,
-                "replayed": False,
-            })
+            self.send("finding", harness.finding_record(failures[0]))
         finally:
             stateful.STEP_HOOKS.remove(step)
             self.send("case", {"signature": None, "shape": None, "mode": "sequence",
