@@ -10,7 +10,10 @@ with one planted fault.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +22,7 @@ from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.run import cli, export, harness
 from tests.user_attention import ONE_ELEMENT
 
+ROOT = Path(__file__).resolve().parents[1]
 MODULE = "tests.user_attention"
 FLASH = f"{MODULE}:{{}}@flash_attn"
 # (B, H, S, D) = (1, 2, 3, 16): ONE_ELEMENT (b, s, h, d) is attnfuzz's (0, 1, 2, 14).
@@ -123,10 +127,30 @@ def test_a_serving_finding_is_dumped_and_replayed(capsys):
     assert "FAIL varlen sequence" in _replayed(capsys, finding.dump)
 
 
-def test_a_contract_dump_exports_a_script(tmp_path):
-    finding = _finding("oracle", FLASH.format("flash_like_heads_first"), SMALL)
-    text = export.script(finding.dump)
-    assert "(B, S, H, D)" in text
+def _script_output(dump: Path, tmp_path: Path) -> str:
+    """The exported script of ``dump`` run in a new process, which must still fail."""
+    script = export.export(dump, tmp_path / "repro.py")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "OMP_NUM_THREADS": "1"}, cwd=ROOT)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_an_exported_script_names_the_element_in_the_functions_layout(tmp_path):
+    finding = _finding("oracle", FLASH.format("flash_like_one_element"), SMALL)
+    user = f"out[{', '.join(map(str, ONE_ELEMENT))}]"
+    header = " ".join(export.script(finding.dump).replace("#", " ").split())
+    assert f"{user} of its (B, S, H, D) out" in header
+    out = _script_output(finding.dump, tmp_path)
+    assert f"at index {HARNESS_INDEX} (the function's (B, S, H, D) {user})" in out, out
+
+
+def test_an_exported_contract_script_gives_the_functions_shapes(tmp_path):
+    case = AttentionCase(batch=1, hq=1, hkv=1, sq=6, sk=4, d=16, dv=16)
+    finding = _finding("oracle", FLASH.format("flash_like_heads_first"), case)
+    assert "broke its contract" in export.script(finding.dump)
+    out = _script_output(finding.dump, tmp_path)
+    assert "in the function's own layout: (1, 1, 6, 16), expected (1, 6, 1, 16)" in out, out
 
 
 def test_a_campaign_counts_dumps_and_names_a_contract_finding(capsys, tmp_path):
@@ -145,3 +169,15 @@ def test_a_campaign_counts_dumps_and_names_a_contract_finding(capsys, tmp_path):
     record = json.loads((dump / "case.json").read_text())
     assert record["diagnosis"][0]["check"] == "contract: out shape"
     assert "FAIL contract: out shape" in _replayed(capsys, dump)
+
+
+def test_a_malformed_result_in_a_call_sequence_is_a_contract_finding():
+    from attnfuzz.properties.checks import stateful
+
+    sequence = stateful.Sequence(FLASH.format("flash_like_float64"), "float32", 1)
+    with pytest.raises(stateful.StatefulFailure) as caught:
+        sequence.call(SMALL)
+    record = harness.finding_record(caught.value)
+    assert record["kinds"] == ["contract"], record
+    assert record["worst"]["check"] == "contract: out dtype", record
+    assert record["worst"]["case"] == SMALL.describe()

@@ -286,8 +286,11 @@ class Sequence:
         except StatefulFailure:
             raise
         except AssertionError as exc:  # a result of the wrong shape, dtype or device
+            check = exc.check if isinstance(exc, ContractViolation) else "contract"
+            nan = math.nan
+            broken = Verdict(check, math.inf, math.inf, nan, (), nan, nan, "contract")
             raise self._failure(step, f"returned a malformed result in {what}", ["contract"],
-                                [_first_line(exc)], []) from exc
+                                [_first_line(exc)], [broken]) from exc
         except Exception as error:
             kind = type(error).__name__
             failure = self._failure(step, f"faulted ({kind}) in {what}", ["crash"],
