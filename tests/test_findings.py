@@ -181,3 +181,23 @@ def test_a_malformed_result_in_a_call_sequence_is_a_contract_finding():
     assert record["kinds"] == ["contract"], record
     assert record["worst"]["check"] == "contract: out dtype", record
     assert record["worst"]["case"] == SMALL.describe()
+
+
+def _modifies_k(q, k, v, out, *, causal, scale, alignment, **kw):
+    from tests.user_attention import mine
+
+    result = mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
+    k.add_(1.0)
+    return {"out": result}
+
+
+def test_an_unsafe_run_inside_a_relation_is_a_dumped_memory_finding(monkeypatch):
+    from attnfuzz.properties import implementations
+    from attnfuzz.properties.implementations import Implementation
+
+    impl = Implementation("modifies_k_for_tests", "attention", _modifies_k, writes_out=False)
+    monkeypatch.setitem(implementations._REGISTRY, impl.name, impl)
+    finding = _finding("metamorphic", impl.name, SMALL)
+    assert finding.kinds == ["memory"] and "input k modified" in str(finding), str(finding)
+    report = harness.replay_report(finding.dump)
+    assert any("input k modified" in f for f in report.failures), report

@@ -351,12 +351,22 @@ def _returned_memory(impl: Implementation, results: dict, built: Built,
     return verdicts
 
 
+class UnsafeRun(AssertionError):
+    """A run inside a check (a relation's second run, say) that failed its
+    memory-safety checks: its ``verdicts`` are the check's finding."""
+
+    def __init__(self, message: str, verdicts: list[Verdict]) -> None:
+        super().__init__(message)
+        self.verdicts = verdicts
+
+
 def run_clean(impl: Implementation, case: Case, inputs: dict[str, torch.Tensor]) -> dict:
-    """Results of a run on given tensors, which must pass every memory-safety check."""
+    """Results of a run on given tensors, which must pass every memory-safety check
+    (``UnsafeRun`` if not)."""
     run = execute(impl, case, Built(inputs, {}, dict(inputs)))
     bad = [vd for vd in run.safety if not vd.ok]
     if bad:
-        raise AssertionError("; ".join(vd.describe() for vd in bad))
+        raise UnsafeRun("; ".join(conventions.describe(vd, impl, case) for vd in bad), bad)
     return run.results
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 import torch
 
 from attnfuzz.properties import backend, checks
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
+from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, UnsafeRun
 from attnfuzz.properties.implementations import Implementation, conventions, get
 from attnfuzz.properties.implementations.implementation import ContractViolation
 from attnfuzz.properties.model.cases import (
@@ -204,15 +204,16 @@ def check(
         )
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
-    except ContractViolation as exc:
-        raise _fault_failure(prop, impl_name, case, exc, recorder, other, campaign) from exc
-    except AssertionError:
-        raise
+    except UnsafeRun as exc:  # a run inside the check failed its memory checks: judged below
+        verdicts = exc.verdicts
     except Exception as exc:
-        # A fault may surface in the implementation or in the next CUDA call after it.
-        # Any other exception is a crash finding wherever it was raised (a
-        # backward, a serving call, the harness around them): its dump keeps
-        # the traceback, which says whose code raised.
+        if isinstance(exc, Finding):
+            raise
+        # A malformed result is a contract finding.  A fault may surface in the
+        # implementation or in the next CUDA call after it.  Any other exception
+        # (a bare AssertionError too: no verdict) is a crash finding wherever it
+        # was raised (a backward, a serving call, the harness around them): its
+        # dump keeps the traceback, which says whose code raised.
         kind, _ = classify(exc, impl_name)
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
         if kind != "memory":
