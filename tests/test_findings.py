@@ -201,3 +201,39 @@ def test_an_unsafe_run_inside_a_relation_is_a_dumped_memory_finding(monkeypatch)
     assert finding.kinds == ["memory"] and "input k modified" in str(finding), str(finding)
     report = harness.replay_report(finding.dump)
     assert any("input k modified" in f for f in report.failures), report
+
+
+def test_a_varlen_functions_element_is_its_packed_row():
+    from attnfuzz.properties import implementations
+    from attnfuzz.properties.implementations import conventions
+
+    impl = implementations.get(f"{MODULE}:varlen_like@varlen")
+    case = AttentionCase(batch=2, hq=2, hkv=1, sq=3, sk=5, d=16, dv=16)
+    assert conventions.where(impl, case, "out", (1, 1, 2, 7)) == (
+        "out[5, 1, 7] of its (total_q, H, D) out (sequence 1, its row 2)")
+    assert conventions.where(impl, case, "k", (1, 0, 4, 7)).startswith("k[9, 0, 7] of its "
+                                                                      "(total_k, H, D) k")
+    assert conventions.where(impl, case, "lse", (1, 1, 2)).startswith("lse[1, 5] of its "
+                                                                     "(H, total_q) lse")
+
+
+def test_a_paged_functions_key_is_found_in_its_cache_page():
+    import torch
+
+    from attnfuzz.properties import implementations
+    from attnfuzz.properties.implementations import conventions
+    from attnfuzz.properties.model.cases import build
+    from attnfuzz.properties.model.pages import paged_cache
+
+    impl = implementations.get(f"{MODULE}:paged_like@paged")
+    case = AttentionCase(batch=2, hq=2, hkv=2, sq=2, sk=6, d=16, dv=16)
+    k = build(case).inputs["k"]
+    page, seed = conventions.paged_layout(case.sq, case.sk, case.d)
+    assert page == 3  # two pages a sequence, in a shuffled order
+    cache = paged_cache(k, k, [case.sk] * case.batch, page, seed)[0]
+    layout = conventions.of(impl).layout
+    assert layout.shape("k", tuple(k.shape), case) == tuple(cache.shape)
+    for index in [(0, 0, 0, 0), (1, 1, 5, 15), (1, 0, 3, 2), (0, 1, 4, 9)]:
+        at, note = layout.index("k", index, case)
+        assert torch.equal(cache[at], k[index]), (index, at, note)
+        assert f"key {index[2]} of sequence {index[0]}" in note
