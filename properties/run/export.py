@@ -157,7 +157,7 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
     device = "cuda" if found_on_gpu or gpu_only else "cpu"
     parts = [
-        _header(where, record, case, target, name),
+        _header(where, record, case, target, name, saved),
         _imports(case, target),
         _settings(case, target, device),
         _data(saved, expected),
@@ -314,8 +314,29 @@ def _num(x: object) -> str:
     return f"{x:.3g}" if isinstance(x, float) else str(x)
 
 
+def _received(case: AttentionCase, saved: dict, target: tuple[str, ...]) -> str | None:
+    """How the function receives q, k, v (shapes and strides) where its layout is not
+    attnfuzz's (B, H, S, D), in which INPUTS below holds them."""
+    if target[0] != "imported":
+        return None
+    layout = conventions.get(target[3]).layout
+    said = []
+    for role in ("q", "k", "v"):
+        t = saved[role]
+        shape = layout.shape(role, tuple(t.shape), case)
+        if shape is None:
+            continue
+        strides = layout.strides(role, tuple(t.stride()))
+        how = f", strides {strides}" if strides is not None else " (a packed copy)"
+        said.append(f"{layout.tensor(role)} {layout.name(role)} of shape {shape}{how}")
+    if not said:
+        return None
+    return ("The function receives " + "; ".join(said) + " (INPUTS below holds attnfuzz's "
+            "(B, H, S, D) views, which call() lays out so).")
+
+
 def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, ...],
-            name: str) -> str:
+            name: str, saved: dict) -> str:
     recorded, shows = _finding(record)
     versions = record.get("versions") or {}
     found = ", ".join(f"{k} {v}" for k, v in versions.items()) or "not recorded"
@@ -326,6 +347,7 @@ def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, .
         f"Mask: {_mask_words(case)}",
         f"Property: {prop} ({EXPORTED[prop]})",
         f"Implementation: {_describe_target(target)}",
+        *filter(None, [_received(case, saved, target)]),
         f"Found with: {found}",
         f"attnfuzz recorded: {recorded}",
     ]
