@@ -20,13 +20,38 @@ import torch
 from attnfuzz.properties import backend
 from attnfuzz.properties.checks.accesses import watching
 from attnfuzz.properties.implementations import Implementation, conventions
-from attnfuzz.properties.implementations.implementation import ContractViolation
+from attnfuzz.properties.implementations.implementation import (
+    ContractViolation,
+    ImplementationCrash,
+)
 from attnfuzz.properties.model.cases import Built, Case, build
 from attnfuzz.properties.model.layouts import materialize
 from attnfuzz.reference import Verdict
 
 # Errors after which a process's CUDA context is lost: no later kernel can run.
 CONTEXT_KILLERS = ("illegal memory access", "misaligned address")
+
+
+def context_killer(error: BaseException) -> str | None:
+    """Which of ``CONTEXT_KILLERS`` an error says, if any."""
+    return next((k for k in CONTEXT_KILLERS if k in str(error)), None)
+
+
+def classify(exc: BaseException, impl_name: str) -> tuple[str, str]:
+    """(kind of finding, one line saying it) for what a call raised: ``contract``
+    for a malformed result, ``memory`` for a fault that killed the CUDA context
+    (which may surface in the harness's next CUDA call), ``crash`` for any
+    other exception, whoever raised it (the traceback in a dump says whose)."""
+    if isinstance(exc, ContractViolation):
+        lines = str(exc).strip().splitlines()
+        return "contract", lines[0][:300] if lines else exc.check
+    error = exc.error if isinstance(exc, ImplementationCrash) else exc
+    fault = context_killer(error)
+    if fault is not None:
+        return "memory", f"{impl_name} faulted on the GPU ({fault})"
+    lines = str(error).strip().splitlines()
+    first = f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+    return "crash", f"{impl_name} crashed: {first}"
 
 
 @dataclass

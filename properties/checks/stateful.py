@@ -69,8 +69,8 @@ from hypothesis.stateful import (
 
 from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import (
-    CONTEXT_KILLERS,
     bitwise,
+    context_killer,
     execute,
     execute_backward,
 )
@@ -299,7 +299,7 @@ class Sequence:
             raise
 
     def _if_fault(self, step: int, failure: StatefulFailure, error: Exception) -> None:
-        fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
+        fault = context_killer(error)
         if fault is None:
             return
         # The process cannot run another kernel: Hypothesis cannot shrink

@@ -89,6 +89,16 @@ class Implementation:
         return tuple(a for a in self.support.alignments if a in self.expressible)
 
 
+class ImplementationCrash(Exception):
+    """An implementation under test raised instead of returning."""
+
+    def __init__(self, implementation: str, error: BaseException) -> None:
+        self.implementation, self.error = implementation, error
+        lines = str(error).strip().splitlines()
+        first = f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+        super().__init__(f"{implementation} crashed: {first}")
+
+
 class ContractViolation(AssertionError):
     """A result that breaks the call's contract: not a tensor, or of the wrong
     shape, dtype or device, not the ``out`` it was given, or not differentiable.
@@ -108,4 +118,5 @@ class ContractViolation(AssertionError):
         return f"contract: {self.result} {self.what}"
 
 
-__all__ = ["ALIGNMENTS", "DTYPES", "OPS", "ContractViolation", "Implementation", "Support"]
+__all__ = ["ALIGNMENTS", "DTYPES", "OPS", "ContractViolation", "Implementation",
+           "ImplementationCrash", "Support"]

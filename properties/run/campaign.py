@@ -355,7 +355,10 @@ class Campaign:
                     slot.round.busy -= 1
                     self._restart(slot)
                 else:
-                    slot.conn.send(("cancel", None))
+                    try:
+                        slot.conn.send(("cancel", None))
+                    except OSError:  # it has ended already: its last messages still wait
+                        pass
 
     def _fault(self, slot: Slot, kind: str, why: str) -> None:
         """A call seen from outside: it hung (killed) or its worker died in it."""

@@ -35,9 +35,12 @@ from pathlib import Path
 import torch
 
 from attnfuzz.properties import backend, checks
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, UnsafeRun
+from attnfuzz.properties.checks.execution import UnsafeRun, classify, context_killer
 from attnfuzz.properties.implementations import Implementation, conventions, get
-from attnfuzz.properties.implementations.implementation import ContractViolation
+from attnfuzz.properties.implementations.implementation import (
+    ContractViolation,
+    ImplementationCrash,
+)
 from attnfuzz.properties.model.cases import (
     Built,
     Case,
@@ -69,14 +72,6 @@ class Campaign:
 class CampaignFault(Exception):
     """What a campaign saw of a call from outside its process: it ran past its
     time limit (a hang), or its process died inside it (a crash)."""
-
-
-class ImplementationCrash(Exception):
-    """An implementation under test raised instead of returning."""
-
-    def __init__(self, implementation: str, error: Exception) -> None:
-        self.implementation, self.error = implementation, error
-        super().__init__(f"{implementation} crashed: {_first_line(error)}")
 
 
 class Finding(AssertionError):
@@ -218,7 +213,7 @@ def check(
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
         if kind != "memory":
             raise _fault_failure(prop, impl_name, case, exc, recorder, other, campaign) from error
-        fault = next(k for k in CONTEXT_KILLERS if k in str(error))
+        fault = context_killer(error)
         # The CUDA context is lost: this process cannot run another kernel, so
         # dump the case now (Hypothesis cannot shrink it), and say so at once
         # in case Hypothesis' report of the replays buries the message.
@@ -291,20 +286,6 @@ def _build_context():
         return current_build_context()
     except InvalidArgument:
         return None
-
-
-def classify(exc: BaseException, impl_name: str) -> tuple[str, str]:
-    """(kind of finding, one line saying it) for what a call raised: ``contract``
-    for a malformed result, ``memory`` for a fault that killed the CUDA context
-    (which may surface in the harness's next CUDA call), ``crash`` for any
-    other exception, whoever raised it (the traceback in a dump says whose)."""
-    if isinstance(exc, ContractViolation):
-        return "contract", _first_line(exc).partition(": ")[2]
-    error = exc.error if isinstance(exc, ImplementationCrash) else exc
-    fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
-    if fault is not None:
-        return "memory", f"{impl_name} faulted on the GPU ({fault})"
-    return "crash", f"{impl_name} crashed: {_first_line(error)}"
 
 
 def fault_verdict(exc: BaseException, impl_name: str) -> Verdict:
