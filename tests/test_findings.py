@@ -237,3 +237,23 @@ def test_a_paged_functions_key_is_found_in_its_cache_page():
         at, note = layout.index("k", index, case)
         assert torch.equal(cache[at], k[index]), (index, at, note)
         assert f"key {index[2]} of sequence {index[0]}" in note
+
+
+def test_the_summarys_worst_check_is_the_dumped_cases_not_a_shrink_steps(capsys):
+    import shutil
+
+    from attnfuzz.properties.run.campaign import Campaign, Plan
+
+    impl = FLASH.format("flash_like_one_element")
+    finding = _finding("oracle", impl, SMALL)
+    campaign = Campaign(Plan(rounds=[(impl, "float32", "oracle")], jobs=1, seconds=None,
+                             examples=1, seed=0, where="interpreter"))
+    shutil.rmtree(campaign.logs)
+    (r,) = campaign.rounds
+    # A shrink step on the way to the dumped case, further past its bound.
+    campaign._count(r, {"calls": 1, "seconds": 0.1, "compiles": 0, "ratio": 1e30,
+                        "check": "lse", "description": "a larger case", "signature": "s",
+                        "counted": False})
+    campaign._finding(r, harness.finding_record(finding))
+    assert (r.check, r.worst_case) == ("out", SMALL.describe())
+    assert r.worst == finding.worst.ratio
