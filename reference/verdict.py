@@ -53,6 +53,7 @@ FINDINGS = {
     "memory": "a write outside the output, or to an input",
     "not refused": "a case outside the declared support answered wrongly",
     "crash": "the implementation raised on a case it supports, or its process died",
+    "contract": "a result of the wrong shape, dtype or device, or not the out it was given",
     "hang": "a call ran past its time limit",
 }
 

@@ -357,7 +357,7 @@ def test_a_crash_is_left_to_show(tmp_path):
                     "    raise IndexError('planted: index 7 is out of bounds')\n")
     case = CASES["attnfuzz"]
     dump = harness.write_dump("oracle", f"{user}:attend@attnfuzz", case, [], root=tmp_path,
-                              crash=IndexError("planted: index 7 is out of bounds"))
+                              fault=IndexError("planted: index 7 is out of bounds"))
     script = tmp_path / "repro.py"
     text = _export(dump, script)
     assert "this call raised IndexError: planted: index 7" in _prose(text)

@@ -101,3 +101,51 @@ def paged_like(q, k_cache, v_cache, block_table, cache_seqlens, *, causal=False,
 
 def paged_like_buggy(*args, **kw):
     return paged_like(*args, bug=True, **kw)
+
+
+# Functions of the flash_attn convention that break in one way each, for
+# findings that must be reported in the function's (B, S, H, D) layout.
+ONE_ELEMENT = (0, 2, 1, 14)  # (b, s, h, d) of the user's own out
+
+
+def flash_like_one_element(q, k, v, **kw):
+    """Right but for one element of its (B, S, H, D) out (where the shape has it)."""
+    out = flash_like(q, k, v, **kw)
+    if all(i < n for i, n in zip(ONE_ELEMENT, out.shape, strict=True)):
+        out = out.clone()
+        out[ONE_ELEMENT] += 1.0
+    return out
+
+
+def flash_like_heads_first(q, k, v, **kw):
+    """Returns its out as (B, H, S, D), not flash_attn's (B, S, H, D)."""
+    return flash_like(q, k, v, **kw).transpose(1, 2).contiguous()
+
+
+def flash_like_float64(q, k, v, **kw):
+    return flash_like(q, k, v, **kw).double()
+
+
+class _OneGradWrong(torch.autograd.Function):
+    """Identity forward; the backward adds 1 to one element of dq, indexed in
+    the function's (B, S, H, D) layout."""
+
+    @staticmethod
+    def forward(ctx, q):
+        return q.view_as(q)
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad = grad.clone()
+        if all(i < n for i, n in zip(ONE_ELEMENT, grad.shape, strict=True)):
+            grad[ONE_ELEMENT] += 1.0
+        return grad
+
+
+def flash_like_bad_backward(q, k, v, **kw):
+    return flash_like(_OneGradWrong.apply(q), k, v, **kw)
+
+
+def flash_like_detached(q, k, v, **kw):
+    """Declared differentiable, but its out is cut off from autograd."""
+    return flash_like(q, k, v, **kw).detach()

@@ -20,13 +20,39 @@ import torch
 
 from attnfuzz.properties import backend
 from attnfuzz.properties.checks.accesses import watching
-from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.implementations import Implementation, conventions
+from attnfuzz.properties.implementations.implementation import (
+    ContractViolation,
+    ImplementationCrash,
+)
 from attnfuzz.properties.model.cases import Built, Case, build
 from attnfuzz.properties.model.layouts import materialize
 from attnfuzz.reference import Verdict
 
 # Errors after which a process's CUDA context is lost: no later kernel can run.
 CONTEXT_KILLERS = ("illegal memory access", "misaligned address")
+
+
+def context_killer(error: BaseException) -> str | None:
+    """Which of ``CONTEXT_KILLERS`` an error says, if any."""
+    return next((k for k in CONTEXT_KILLERS if k in str(error)), None)
+
+
+def classify(exc: BaseException, impl_name: str) -> tuple[str, str]:
+    """(kind of finding, one line saying it) for what a call raised: ``contract``
+    for a malformed result, ``memory`` for a fault that killed the CUDA context
+    (which may surface in the harness's next CUDA call), ``crash`` for any
+    other exception, whoever raised it (the traceback in a dump says whose)."""
+    if isinstance(exc, ContractViolation):
+        lines = str(exc).strip().splitlines()
+        return "contract", lines[0][:300] if lines else exc.check
+    error = exc.error if isinstance(exc, ImplementationCrash) else exc
+    fault = context_killer(error)
+    if fault is not None:
+        return "memory", f"{impl_name} faulted on the GPU ({fault})"
+    lines = str(error).strip().splitlines()
+    first = f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+    return "crash", f"{impl_name} crashed: {first}"
 
 
 @dataclass
@@ -129,15 +155,14 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
     _check_returned(impl, results, case, device)
     safety = [memory(a.describe()) for a in accesses[:1]]
     if given:
-        if results["out"].data_ptr() != placed.tensor.data_ptr():
-            raise AssertionError(f"{impl.name} did not return the out tensor it was given")
+        _same_out(impl, results["out"], placed.tensor)
         covered = materialize(torch.ones(shape), drawn, fill=0.0).buffer.to(device) != 0
         buf = placed.buffer
         inner = buf[margin : buf.numel() - margin]  # the buffer of the drawn layout
         guard = torch.cat([buf[:margin], inner[~covered], buf[buf.numel() - margin :]])
         safety.append(flag("guard region written (out-of-bounds store)", ~torch.isnan(guard),
                            kind="memory"))
-    safety += _returned_memory(results, built, given)
+    safety += _returned_memory(impl, results, built, given)
     for role, buf in built.buffers.items():
         changed = ~same_bits(before[role], buf)
         safety.append(flag(f"input {role} modified", changed, buf, kind="memory",
@@ -170,8 +195,10 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
         results = impl.run(*leaves, None, **case.kwargs(), **options)
         out = results.get("out")
         if not isinstance(out, torch.Tensor) or not out.requires_grad:
-            raise AssertionError(f"{impl.name} declares a backward, but its out does not "
-                                 "require grad: autograd cannot differentiate it")
+            _check_returned(impl, results, case, do.device)  # a wrong result says so first
+            raise ContractViolation(f"{impl.name} declares a backward, but its out does not "
+                                    "require grad: autograd cannot differentiate it",
+                                    impl.name, "out", "grad")
         got = torch.autograd.grad(out, leaves, do, allow_unused=True)
     results = {name: t.detach() for name, t in results.items()}
     _check_returned(impl, results, case, do.device)
@@ -182,11 +209,10 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
         for what, value, want in (("shape", tuple(g.shape), tuple(leaf.shape)),
                                   ("dtype", g.dtype, leaf.dtype), ("device", g.device, do.device)):
             if value != want:
-                raise AssertionError(f"{impl.name} returned {name} of {what} {value}, "
-                                     f"expected {want}")
+                raise conventions.contract(impl, case, name, what, value, want)
         grads[name] = g
     safety = [memory(a.describe()) for a in accesses[:1]]
-    safety += _returned_memory(results, built, False)
+    safety += _returned_memory(impl, results, built, False)
     # Autograd may hand back a broadcast gradient (a view that overlaps
     # itself), but none may share memory with an input or dO.
     for name, g in grads.items():
@@ -245,8 +271,7 @@ def _execute_shared(impl: Implementation, case: Case, built: Built, shared, opti
     with watched() as accesses, _poisoned_allocations(case, out.device):
         results = impl.run(*inputs, out, **case.kwargs(), **options)
     _check_returned(impl, results, case, out.device)
-    if results["out"].data_ptr() != out.data_ptr():
-        raise AssertionError(f"{impl.name} did not return the out tensor it was given")
+    _same_out(impl, results["out"], out)
     safety = [memory(a.describe()) for a in accesses[:1]]
     for role, t, was in zip(case.shapes(), inputs, before, strict=True):
         if role not in written:
@@ -297,21 +322,23 @@ def _check_returned(
     shape (and the output of its dtype) on its device: a result in another
     dtype or on another device would otherwise be converted silently by the
     comparison."""
-    out = results.get("out")
-    if not isinstance(out, torch.Tensor):
-        raise AssertionError(f"{impl.name} returned {type(out).__name__} as out, not a tensor")
     shapes = case.returns()
-    for name, got in results.items():
+    for name, got in {"out": results.get("out"), **results}.items():
         if not isinstance(got, torch.Tensor):
-            raise AssertionError(f"{impl.name} returned {type(got).__name__} as {name}, "
-                                 "not a tensor")
+            raise ContractViolation(f"{impl.name} returned {type(got).__name__} as {name}, "
+                                    "not a tensor", impl.name, name, "type")
         want = [("shape", tuple(got.shape), shapes.get(name)), ("device", got.device, device)]
         if name == "out":
             want.append(("dtype", got.dtype, case.torch_dtype))
         for what, value, expected in want:
             if expected is not None and value != expected:
-                raise AssertionError(f"{impl.name} returned {name} of {what} {value}, "
-                                     f"expected {expected}")
+                raise conventions.contract(impl, case, name, what, value, expected)
+
+
+def _same_out(impl: Implementation, got: torch.Tensor, given: torch.Tensor) -> None:
+    if got.data_ptr() != given.data_ptr():
+        raise ContractViolation(f"{impl.name} did not return the out tensor it was given",
+                                impl.name, "out", "identity")
 
 
 def extent(t: torch.Tensor) -> tuple[int, int]:
@@ -335,7 +362,8 @@ def overlaps_itself(t: torch.Tensor) -> bool:
     return False
 
 
-def _returned_memory(results: dict, built: Built, given: bool) -> list[Verdict]:
+def _returned_memory(impl: Implementation, results: dict, built: Built,
+                     given: bool) -> list[Verdict]:
     """Returned outputs own their memory: none overlaps itself, another output or
     an input (an output laid out like an input, or a view of one)."""
     verdicts = []
@@ -349,17 +377,28 @@ def _returned_memory(results: dict, built: Built, given: bool) -> list[Verdict]:
         problems = (["its elements overlap each other"] if overlaps_itself(t) else []) + [
             f"its memory overlaps {what}" for what in shared]
         for problem in problems:
-            verdicts.append(memory(f"returned {name}: {problem} (strides {tuple(t.stride())})"))
+            verdicts.append(memory(f"returned {name}: {problem} "
+                                   f"({conventions.user_strides(impl, name, t.stride())})"))
         seen.append((name, (lo, hi)))
     return verdicts
 
 
+class UnsafeRun(AssertionError):
+    """A run inside a check (a relation's second run, say) that failed its
+    memory-safety checks: its ``verdicts`` are the check's finding."""
+
+    def __init__(self, message: str, verdicts: list[Verdict]) -> None:
+        super().__init__(message)
+        self.verdicts = verdicts
+
+
 def run_clean(impl: Implementation, case: Case, inputs: dict[str, torch.Tensor]) -> dict:
-    """Results of a run on given tensors, which must pass every memory-safety check."""
+    """Results of a run on given tensors, which must pass every memory-safety check
+    (``UnsafeRun`` if not)."""
     run = execute(impl, case, Built(inputs, {}, dict(inputs)))
     bad = [vd for vd in run.safety if not vd.ok]
     if bad:
-        raise AssertionError("; ".join(vd.describe() for vd in bad))
+        raise UnsafeRun("; ".join(conventions.describe(vd, impl, case) for vd in bad), bad)
     return run.results
 
 

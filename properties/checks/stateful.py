@@ -69,15 +69,16 @@ from hypothesis.stateful import (
 
 from attnfuzz.properties import backend
 from attnfuzz.properties.checks.execution import (
-    CONTEXT_KILLERS,
     bitwise,
+    context_killer,
     execute,
     execute_backward,
     refusal_key,
 )
 from attnfuzz.properties.checks.gradients import against_gradient_oracle
 from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.implementations import Implementation, get
+from attnfuzz.properties.implementations import Implementation, conventions, get
+from attnfuzz.properties.implementations.implementation import ContractViolation
 from attnfuzz.properties.model.cases import DTYPES, Case, build, from_json, to_json
 from attnfuzz.properties.model.dumps import dump_root, fresh_dir, lenient, strict
 from attnfuzz.properties.model.layouts import materialize
@@ -186,6 +187,8 @@ class Sequence:
     def _run(self, *args, **kwargs) -> dict[str, torch.Tensor]:
         try:
             results = self.impl.run(*args, **kwargs)
+        except ContractViolation:
+            raise  # its convention's adapter judged the result
         except Exception as exc:
             raise _Crash(exc) from exc
         self._returned = results
@@ -288,8 +291,11 @@ class Sequence:
         except StatefulFailure:
             raise
         except AssertionError as exc:  # a result of the wrong shape, dtype or device
-            raise self._failure(step, f"returned a malformed result in {what}", ["wrong"],
-                                [_first_line(exc)], []) from exc
+            check = exc.check if isinstance(exc, ContractViolation) else "contract"
+            nan = math.nan
+            broken = Verdict(check, math.inf, math.inf, nan, (), nan, nan, "contract")
+            raise self._failure(step, f"returned a malformed result in {what}", ["contract"],
+                                [_first_line(exc)], [broken]) from exc
         except Exception as error:
             # Raised outside the implementation's call: in its backward, under
             # autograd, or in the harness after a fault it left behind.  A
@@ -301,7 +307,7 @@ class Sequence:
             raise failure from error
 
     def _if_fault(self, step: int, failure: StatefulFailure, error: Exception) -> None:
-        fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
+        fault = context_killer(error)
         if fault is None:
             return
         # The process cannot run another kernel: Hypothesis cannot shrink
@@ -318,7 +324,8 @@ class Sequence:
         if bad:
             kinds = [v.kind for v in bad]
             raise self._failure(step, f"failed ({', '.join(dict.fromkeys(kinds))}) in {what}",
-                                kinds, [v.describe() for v in bad], bad)
+                                kinds, [conventions.describe(v, self.impl, self.cases[step])
+                                        for v in bad], bad)
 
     def _failure(
         self, step: int, what: str, kinds: list[str], details: list[str], bad: list[Verdict]

@@ -82,7 +82,7 @@ def _adapted(name: str, fn: Callable, convention, declared: Support, description
         description=description, support=declared, expressible=convention.alignments,
         varlen=conventions.packed_call(fn, name) if convention.packs else None,
         paged=conventions.paged_call(fn, name) if convention.pages else None,
-        new_tokens=convention.pages,
+        new_tokens=convention.pages, convention=convention.name,
     )
 
 

@@ -31,17 +31,26 @@ signature cannot express is not drawn (``alignments``).
   windows are bottom-right.  A case's keys go into shuffled pages of a size
   that varies with the shapes, NaN in every unused slot and page; the
   ``serving`` property draws page sizes and sequences of other lengths.
+
+Each convention also knows its tensors' layout (``UserLayout``): where an
+element, a shape or strides of the harness's (B, H, S, D) tensors are in the
+tensors the user's function takes and returns.  Every message about a
+result (``describe``, ``contract``) says both, so a user reads an index of
+their own output.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
 
-from attnfuzz.properties.model.cases import ALIGNMENTS
+from attnfuzz.properties.implementations.implementation import ContractViolation, Implementation
+from attnfuzz.properties.model.cases import ALIGNMENTS, Case
 from attnfuzz.properties.model.pages import PAGE_SIZES, paged_cache
+from attnfuzz.reference import Verdict
 
 Adapter = Callable[..., dict[str, torch.Tensor]]
 
@@ -55,7 +64,8 @@ def _results(got: object, what: str) -> dict[str, torch.Tensor]:
         if len(got) > 1 and isinstance(got[1], torch.Tensor):
             results["lse"] = got[1]
         return results
-    raise AssertionError(f"{what} returned {type(got).__name__}, not a tensor or (out, lse, ...)")
+    raise ContractViolation(f"{what} returned {type(got).__name__}, not a tensor or "
+                            "(out, lse, ...)", what, "out", "type")
 
 
 def _attnfuzz(fn: Callable, what: str) -> Adapter:
@@ -85,7 +95,12 @@ def _flash_attn(fn: Callable, what: str) -> Adapter:
         if window is not None:  # flash_attn_func's window_size: -1 is unlimited
             extra["window_size"] = tuple(-1 if n is None else n for n in window)
         results = _results(fn(qs, ks, vs, softmax_scale=scale, causal=causal, **extra), what)
-        results["out"] = results["out"].transpose(1, 2)
+        got, want = results["out"], (q.shape[0], q.shape[2], q.shape[1], v.shape[-1])
+        if got.dim() != 4:  # no (B, S, H, D) to view as (B, H, S, D)
+            raise ContractViolation(
+                f"{what} returned out of shape {tuple(got.shape)}, expected {want} "
+                "(B, S, H, Dv)", what, "out", "shape")
+        results["out"] = got.transpose(1, 2)
         return results
 
     return run
@@ -108,12 +123,12 @@ def _shaped(got: dict[str, torch.Tensor], what: str, rows: dict[str, int],
     lead = tuple(rows.values())
     if out.dim() != len(lead) + 1 or out.shape[:len(lead)] != lead:
         named = ", ".join(f"{n}={size}" for n, size in rows.items())
-        raise AssertionError(f"{what} returned out of shape {tuple(out.shape)}, expected "
-                             f"({named}, Dv)")
+        raise ContractViolation(f"{what} returned out of shape {tuple(out.shape)}, expected "
+                                f"({named}, Dv)", what, "out", "shape")
     if lse is not None and lse.shape != tuple(lse_dims.values()):
         named = ", ".join(f"{n}={size}" for n, size in lse_dims.items())
-        raise AssertionError(f"{what} returned lse of shape {tuple(lse.shape)}, expected "
-                             f"({named})")
+        raise ContractViolation(f"{what} returned lse of shape {tuple(lse.shape)}, expected "
+                                f"({named})", what, "lse", "shape")
     return out, lse
 
 
@@ -192,6 +207,122 @@ def _paged(fn: Callable, what: str) -> Adapter:
     return run
 
 
+# --- the user's layout -----------------------------------------------------------------------
+
+# An attention call's tensors by the sequence they run along: the queries' or the keys'.
+QUERY_SIDE = ("q", "out", "do", "dq")
+KEY_SIDE = ("k", "v", "dk", "dv")
+ROLES = (*QUERY_SIDE, *KEY_SIDE, "lse")
+
+
+class UserLayout:
+    """Where the harness's (B, H, S, D) tensors' elements are in the tensors the
+    user's function takes and returns.  This base is the harness's own layout
+    (the ``attnfuzz`` and ``sdpa`` conventions, and every built-in kernel):
+    nothing to translate."""
+
+    def name(self, role: str) -> str | None:
+        """The user's tensor's dims, ``(B, S, H, D)``; None where it is the harness's."""
+        return None
+
+    def tensor(self, role: str) -> str:
+        """What the user's function calls the tensor (``k_cache`` for a paged k)."""
+        return role
+
+    def shape(self, role: str, shape: tuple[int, ...], case: Case) -> tuple[int, ...] | None:
+        return None
+
+    def strides(self, role: str, strides: tuple[int, ...]) -> tuple[int, ...] | None:
+        return None
+
+    def index(self, role: str, index: tuple[int, ...], case: Case) -> tuple[tuple[int, ...],
+                                                                            str] | None:
+        """(the element's index in the user's tensor, a note on what it is), or None."""
+        return None
+
+
+class HeadsInside(UserLayout):
+    """flash_attn_func's (B, S, H, D): the harness's tensors with dims 1 and 2 swapped
+    (the LSE stays (B, H, S))."""
+
+    def _swapped(self, role: str, dims: tuple[int, ...]) -> tuple[int, ...] | None:
+        if role == "lse" or len(dims) != 4:
+            return None
+        return (dims[0], dims[2], dims[1], dims[3])
+
+    def name(self, role: str) -> str | None:
+        return None if role == "lse" else "(B, S, H, D)"
+
+    def shape(self, role, shape, case):
+        return self._swapped(role, tuple(shape))
+
+    def strides(self, role, strides):
+        return self._swapped(role, tuple(strides))
+
+    def index(self, role, index, case):
+        swapped = self._swapped(role, tuple(index))
+        return None if swapped is None else (swapped, "")
+
+
+class Packed(UserLayout):
+    """flash_attention_varlen's: a case's batch elements as packed sequences of
+    equal length, (total, H, D) rows, and the LSE (H, total_q)."""
+
+    def _length(self, role: str, case: Case) -> int:
+        return case.sk if role in KEY_SIDE else case.sq
+
+    def name(self, role):
+        if role == "lse":
+            return "(H, total_q)"
+        return "(total_k, H, D)" if role in KEY_SIDE else "(total_q, H, D)"
+
+    def shape(self, role, shape, case):
+        if role == "lse" and len(shape) == 3:
+            return (shape[1], shape[0] * shape[2])
+        if role in ROLES and len(shape) == 4:
+            return (shape[0] * shape[2], shape[1], shape[3])
+        return None
+
+    def index(self, role, index, case):
+        n = self._length(role, case)
+        if role == "lse" and len(index) == 3:
+            b, h, s = index
+            return (h, b * n + s), f"sequence {b}, its row {s}"
+        if role in ROLES and len(index) == 4:
+            b, h, s, d = index
+            return (b * n + s, h, d), f"sequence {b}, its row {s}"
+        return None
+
+
+class Paged(UserLayout):
+    """flash_attention_paged's: q, out and the LSE as the harness's; the keys and
+    values in the shuffled pages of a (blocks, block_size, H, D) cache."""
+
+    def name(self, role):
+        return "(blocks, block_size, H, D)" if role in ("k", "v") else None
+
+    def tensor(self, role):
+        return f"{role}_cache" if role in ("k", "v") else role
+
+    def shape(self, role, shape, case):
+        if role not in ("k", "v") or len(shape) != 4:
+            return None
+        page, _ = paged_layout(case.sq, case.sk, case.d)
+        blocks = shape[0] * -(-shape[2] // page) + 1  # the last: a NaN page
+        return (blocks, page, shape[1], shape[3])
+
+    def index(self, role, index, case):
+        if role not in ("k", "v") or len(index) != 4:
+            return None
+        b, h, j, d = index
+        page, seed = paged_layout(case.sq, case.sk, case.d)
+        # The table alone, from empty keys: the same pages the call's cache has.
+        empty = torch.empty(case.batch, 1, case.sk, 0)
+        table = paged_cache(empty, empty, [case.sk] * case.batch, page, seed)[2]
+        return ((int(table[b, j // page]), j % page, h, d),
+                f"key {j} of sequence {b}, block_table[{b}, {j // page}]")
+
+
 @dataclass(frozen=True)
 class Convention:
     name: str
@@ -204,6 +335,7 @@ class Convention:
     # A function over a paged cache, called as ``flash_attention_paged`` is
     # (``paged_call``): its queries are the last keys' tokens, so 1 <= Sq <= Sk.
     pages: bool = False
+    layout: UserLayout = UserLayout()  # where its tensors' elements are
 
 
 CONVENTIONS: dict[str, Convention] = {
@@ -214,15 +346,16 @@ CONVENTIONS: dict[str, Convention] = {
         Convention("sdpa", _sdpa, ("top_left",),
                    "scaled_dot_product_attention's: is_causal (top-left), enable_gqa"),
         Convention("flash_attn", _flash_attn, ("bottom_right",),
-                   "flash_attn_func's: (B, S, H, D), softmax_scale, causal (bottom-right)"),
+                   "flash_attn_func's: (B, S, H, D), softmax_scale, causal (bottom-right)",
+                   layout=HeadsInside()),
         Convention("varlen", _varlen, ALIGNMENTS,
                    "flash_attention_varlen's: fn(q, k, v, cu_seqlens_q, cu_seqlens_k, *, "
                    "max_seqlen_q, max_seqlen_k, causal, scale, alignment), (total, H, D)",
-                   packs=True),
+                   packs=True, layout=Packed()),
         Convention("paged", _paged, ("bottom_right",),
                    "flash_attention_paged's: fn(q, k_cache, v_cache, block_table, "
                    "cache_seqlens, *, causal, scale), q (B, H, Sq, D), caches (blocks, "
-                   "block_size, H, D)", pages=True),
+                   "block_size, H, D)", pages=True, layout=Paged()),
     )
 }
 
@@ -233,3 +366,76 @@ def get(name: str) -> Convention:
     except KeyError:
         known = ", ".join(CONVENTIONS)
         raise ValueError(f"unknown convention {name!r}; known: {known}") from None
+
+
+def of(impl: Implementation) -> Convention:
+    """The convention ``impl`` is called by (a built-in kernel's is ``attnfuzz``)."""
+    return get(impl.convention)
+
+
+def role_of(check: str, index: tuple[int, ...]) -> str | None:
+    """The tensor a verdict's index is of, from its check's name: ``out``,
+    ``rerun: dq``, ``input k modified``; an unnamed relation between runs
+    compares outputs (a 4-dim index).  None where it names none."""
+    match = re.fullmatch(r"input (\w+) modified", check)
+    if match:
+        return match.group(1)
+    last = re.split(r"[:\s]+", check.strip())[-1]
+    if last in ROLES and not re.match(r"(varlen|paged) sequence", check):
+        return last
+    if len(index) == 4 and ":" not in check and not check.startswith(("varlen", "paged")):
+        return "out"
+    return None
+
+
+def where(impl: Implementation, case: Case, role: str, index: tuple[int, ...]) -> str | None:
+    """An element of the harness's (B, H, S, D) ``role`` as the user's function
+    sees it, ``out[0, 2, 1, 14] of its (B, S, H, D) out``; None where the
+    function's layout is the harness's."""
+    layout = of(impl).layout
+    found = layout.index(role, tuple(index), case)
+    if found is None:
+        return None
+    at, note = found
+    tensor = layout.tensor(role)
+    text = f"{tensor}[{', '.join(map(str, at))}] of its {layout.name(role)} {tensor}"
+    return f"{text} ({note})" if note else text
+
+
+def describe(verdict: Verdict, impl: Implementation, case: Case) -> str:
+    """``verdict.describe()`` (attnfuzz's (B, H, S, D) index) and, where the
+    function's layout differs, the element in the function's own tensor."""
+    text = verdict.describe()
+    role = role_of(verdict.check, verdict.index) if verdict.index else None
+    seen = where(impl, case, role, verdict.index) if role else None
+    return text if seen is None else f"{text}; in the function's layout: {seen}"
+
+
+def user_index(verdict: Verdict, impl: Implementation, case: Case) -> list[int] | None:
+    """A verdict's index in the function's own tensor, for a dump's record."""
+    role = role_of(verdict.check, verdict.index) if verdict.index else None
+    found = of(impl).layout.index(role, tuple(verdict.index), case) if role else None
+    return None if found is None else list(found[0])
+
+
+def user_strides(impl: Implementation, role: str, strides: tuple[int, ...]) -> str:
+    """Strides as the harness's tensor has them and, where they differ, as the user's."""
+    layout = of(impl).layout
+    theirs = layout.strides(role, tuple(strides))
+    text = f"strides {tuple(strides)}"
+    return text if theirs is None else f"{text}; {theirs} in its {layout.name(role)} {role}"
+
+
+def contract(impl: Implementation, case: Case, result: str, what: str, got: object,
+             expected: object) -> ContractViolation:
+    """A result of the wrong shape, dtype or device, said in the function's
+    layout (and attnfuzz's where they differ)."""
+    text = f"{impl.name} returned {result} of {what} {got}, expected {expected}"
+    layout = of(impl).layout
+    if what == "shape" and isinstance(got, tuple) and isinstance(expected, tuple):
+        theirs = [layout.shape(result, s, case) for s in (got, expected)]
+        if None not in theirs:
+            text = (f"{impl.name} returned {result} of shape {theirs[0]}, expected "
+                    f"{theirs[1]} as {layout.name(result)}; in attnfuzz's (B, H, S, D): "
+                    f"{got}, expected {expected}")
+    return ContractViolation(text, impl.name, result, what)

@@ -64,6 +64,10 @@ class Implementation:
     # Why it cannot run on this backend, in words (None: it can), asked
     # before any case is drawn: a kernel for one GPU generation, say.
     unavailable: Callable[[], str | None] | None = None
+    # The calling convention it was adapted from (``conventions``): how the
+    # tensors the harness holds in (B, H, S, D) are laid out where the user's
+    # function takes and returns them, for messages in the user's own terms.
+    convention: str = "attnfuzz"
 
     def __post_init__(self) -> None:
         if self.op not in OPS:
@@ -85,4 +89,34 @@ class Implementation:
         return tuple(a for a in self.support.alignments if a in self.expressible)
 
 
-__all__ = ["ALIGNMENTS", "DTYPES", "OPS", "Implementation", "Support"]
+class ImplementationCrash(Exception):
+    """An implementation under test raised instead of returning."""
+
+    def __init__(self, implementation: str, error: BaseException) -> None:
+        self.implementation, self.error = implementation, error
+        lines = str(error).strip().splitlines()
+        first = f"{type(error).__name__}: {lines[0][:300]}" if lines else type(error).__name__
+        super().__init__(f"{implementation} crashed: {first}")
+
+
+class ContractViolation(AssertionError):
+    """A result that breaks the call's contract: not a tensor, or of the wrong
+    shape, dtype or device, not the ``out`` it was given, or not differentiable.
+    A finding (kind ``contract``) of the implementation, not a crash of it: an
+    ``AssertionError``, so Hypothesis shrinks it.  The message is in the user's
+    own layout (the convention's) and attnfuzz's."""
+
+    def __init__(self, message: str, implementation: str, result: str, what: str) -> None:
+        super().__init__(message)
+        self.implementation = implementation
+        self.result = result  # out, lse, dq...
+        self.what = what  # shape, dtype, device, type, identity, grad
+
+    @property
+    def check(self) -> str:
+        """The verdict's name for it: ``contract: out shape``."""
+        return f"contract: {self.result} {self.what}"
+
+
+__all__ = ["ALIGNMENTS", "DTYPES", "OPS", "ContractViolation", "Implementation",
+           "ImplementationCrash", "Support"]

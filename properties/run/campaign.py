@@ -366,9 +366,13 @@ class Campaign:
             return
         self.found.setdefault(sig, finding)
         r.findings.append(finding)
+        worst = finding.get("worst")
+        if worst:  # the worst check names the case that was dumped, not a shrink step's
+            r.worst, r.check, r.worst_case = worst["ratio"], worst["check"], worst["case"]
         lines = finding["message"].splitlines()
-        # A crash's or hang's second line is its error: what the user needs first.
-        shown = lines[:2] if {"crash", "hang"} & set(finding["kinds"]) else lines[:1]
+        # A crash's, hang's or broken contract's second line is its error: what
+        # the user needs first.
+        shown = lines[:2] if {"crash", "hang", "contract"} & set(finding["kinds"]) else lines[:1]
         self._say("\n".join(shown) or "finding", err=True)
         if refusal:
             # An exception on a case inside the declared support: a limit the
@@ -391,7 +395,10 @@ class Campaign:
                     slot.round.busy -= 1
                     self._restart(slot)
                 else:
-                    slot.conn.send(("cancel", None))
+                    try:
+                        slot.conn.send(("cancel", None))
+                    except OSError:  # it has ended already: its last messages still wait
+                        pass
 
     def _fault(self, slot: Slot, kind: str, why: str) -> None:
         """A call seen from outside: it hung (killed) or its worker died in it."""
@@ -419,7 +426,9 @@ class Campaign:
                    f"  {'CampaignFault: ' + why}")
         self._spawn(slot)
         slot.pending_dump = {"round": r, "kinds": [kind], "message": message, "replayed": False,
-                             "shape": worker.finding_class(case)}
+                             "shape": worker.finding_class(case),
+                             "worst": {"ratio": math.inf, "check": kind,
+                                       "case": case.describe()}}
         slot.conn.send(("dump", {"prop": r.key[2], "implementation": r.key[0],
                                  "case": inflight["case"], "error": why,
                                  "campaign": self._campaign_fields(r.key, self.plan.seed)}))

@@ -400,8 +400,6 @@ def _default_jobs(where: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from attnfuzz.properties import backend, checks
-    from attnfuzz.properties.checks.execution import CONTEXT_KILLERS
     from attnfuzz.properties.run import harness
 
     if args.force and not args.export:
@@ -418,69 +416,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         print(f"wrote {written}: python3 {shlex.quote(str(written))}")
         return 0
-    if stateful_dump(args.path):
-        return _replay_sequence(args.path)
     try:
-        _, rec, case, _ = harness.load_dump(args.path)
+        report = harness.replay_report(args.path)
     except harness.DumpError as exc:
         raise UsageError(str(exc)) from None
-    print(backend.describe())
-    print(f"case: {rec.get('description') or case.describe()}")
-    print(f"property: {rec['property']}  implementation: {rec['implementation']}")
-    try:
-        result = harness.replay(args.path)
-    except harness.ImplementationCrash as exc:
-        print(f"FAIL {exc}")
+    for line in report.lines:
+        print(line)
+    for failure in report.failures:
+        print("FAIL " + failure)
+    if report.failed:
         return 1
-    except RuntimeError as exc:
-        # A fault is reported at the next CUDA call, which can be the harness's own.
-        fault = next((k for k in CONTEXT_KILLERS if k in str(exc)), None)
-        if fault is None:
-            raise
-        print(f"FAIL {rec['implementation']} faulted on the GPU ({fault}); to see where: "
-              f"compute-sanitizer --tool memcheck python3 -m attnfuzz replay "
-              f"{shlex.quote(args.path)}")
-        return 1
-    if result.drift:
-        print(
-            "warning: the case spec no longer generates the saved tensors for "
-            f"{', '.join(result.drift)} (generator drift); replaying the saved tensors"
-        )
-    bad = checks.failures(result.verdicts)
-    for v in bad:
-        print("FAIL " + v.describe())
-    if bad:
-        return 1
-    w = checks.worst(result.verdicts)
-    print(f"PASS: fixed (worst error/bound {w.ratio:.3g})" if w else "PASS")
-    return 0
-
-
-def stateful_dump(path: str) -> bool:
-    from attnfuzz.properties.checks import stateful
-
-    p = Path(path)
-    return p.name == stateful.SEQUENCE_FILE or (p / stateful.SEQUENCE_FILE).is_file()
-
-
-def _replay_sequence(path: str) -> int:
-    """Rerun a ``sequence.json`` dump's calls in order, in this fresh process."""
-    from attnfuzz.properties import backend
-    from attnfuzz.properties.checks import stateful
-
-    try:
-        record = stateful.load_sequence(path)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    print(backend.describe())
-    print(f"sequence of {len(record['steps'])} steps: property {record['property']}  "
-          f"implementation: {record['implementation']}  dtype: {record['dtype']}")
-    try:
-        stateful.replay_sequence(path)
-    except stateful.StatefulFailure as failure:
-        print("FAIL " + failure.message)
-        return 1
-    print("PASS: fixed")
+    print(report.passed)
     return 0
 
 

@@ -157,12 +157,13 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
     device = "cuda" if found_on_gpu or gpu_only else "cpu"
     parts = [
-        _header(where, record, case, target, name),
+        _header(where, record, case, target, name, saved),
         _imports(case, target),
         _settings(case, target, device),
         _data(saved, expected),
         _INPUTS_CODE,
         _call(case, target),
+        _layout(target),
         *([_BACKWARD_CODE] if backward else []),
         _CHECK_CODE,
         *([_GRADIENT_CHECK_CODE] if backward else []),
@@ -281,6 +282,10 @@ def _finding(record: dict) -> tuple[str, str]:
         return (f"the call raised {crash}",
                 "Passed the inputs below, the implementation raises instead of returning; "
                 "the script makes the call and lets the exception show.")
+    if record.get("contract"):
+        return (f"the call broke its contract: {_first_line(record['contract'])}",
+                "Passed the inputs below, the implementation returns a result of the wrong "
+                "shape, dtype or device; the script checks what it returns as attnfuzz does.")
     diagnosis = [d for d in record.get("diagnosis") or [] if isinstance(d, dict)]
     if not diagnosis and not _faulted(record):
         return ("no failure (a dump written by hand, of a case that passed)",
@@ -293,9 +298,10 @@ def _finding(record: dict) -> tuple[str, str]:
     said = []
     for d in diagnosis:
         index = tuple(d.get("index") or ())
-        said.append(f"{d.get('check')}: error/bound = {_num(d.get('ratio'))} at index {index}: "
-                    f"got {d.get('got')}, want {d.get('want')}, |error| {_num(d.get('error'))}, "
-                    f"bound {_num(d.get('bound'))}")
+        theirs = f" ({d['user_layout']})" if d.get("user_layout") else ""
+        said.append(f"{d.get('check')}: error/bound = {_num(d.get('ratio'))} at index {index}"
+                    f"{theirs}: got {d.get('got')}, want {d.get('want')}, |error| "
+                    f"{_num(d.get('error'))}, bound {_num(d.get('bound'))}")
     checks = ", ".join(dict.fromkeys(str(d.get("check")) for d in diagnosis))
     how = " and differentiated with the dO below" if record["property"] == "gradients" else ""
     return ("; ".join(said),
@@ -308,8 +314,29 @@ def _num(x: object) -> str:
     return f"{x:.3g}" if isinstance(x, float) else str(x)
 
 
+def _received(case: AttentionCase, saved: dict, target: tuple[str, ...]) -> str | None:
+    """How the function receives q, k, v (shapes and strides) where its layout is not
+    attnfuzz's (B, H, S, D), in which INPUTS below holds them."""
+    if target[0] != "imported":
+        return None
+    layout = conventions.get(target[3]).layout
+    said = []
+    for role in ("q", "k", "v"):
+        t = saved[role]
+        shape = layout.shape(role, tuple(t.shape), case)
+        if shape is None:
+            continue
+        strides = layout.strides(role, tuple(t.stride()))
+        how = f", strides {strides}" if strides is not None else " (a packed copy)"
+        said.append(f"{layout.tensor(role)} {layout.name(role)} of shape {shape}{how}")
+    if not said:
+        return None
+    return ("The function receives " + "; ".join(said) + " (INPUTS below holds attnfuzz's "
+            "(B, H, S, D) views, which call() lays out so).")
+
+
 def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, ...],
-            name: str) -> str:
+            name: str, saved: dict) -> str:
     recorded, shows = _finding(record)
     versions = record.get("versions") or {}
     found = ", ".join(f"{k} {v}" for k, v in versions.items()) or "not recorded"
@@ -320,6 +347,7 @@ def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, .
         f"Mask: {_mask_words(case)}",
         f"Property: {prop} ({EXPORTED[prop]})",
         f"Implementation: {_describe_target(target)}",
+        *filter(None, [_received(case, saved, target)]),
         f"Found with: {found}",
         f"attnfuzz recorded: {recorded}",
     ]
@@ -693,6 +721,57 @@ def _imported_call(convention: str) -> str:
     return _FUNCTION_CODE.strip("\n") + "\n\n\n" + _CONVENTION_CALLS[convention].strip("\n")
 
 
+def _layout(target: tuple[str, ...]) -> str:
+    """``user_index`` and ``user_shape`` for the function's convention."""
+    convention = target[3] if target[0] == "imported" else "attnfuzz"
+    return _LAYOUT_CODE.get(convention, _LAYOUT_CODE["attnfuzz"])
+
+
+# Where attnfuzz's (B, H, S, D) index or shape is in the function's own tensors (as
+# ``conventions.UserLayout`` says it in attnfuzz's messages): the script's report gives both.
+_LAYOUT_CODE = {
+    "attnfuzz": '''
+def user_index(name: str, at: tuple) -> str:
+    """Where ``at`` is in the function's own tensor: where it is here (its layout is this)."""
+    return ""
+
+
+def user_shape(shape: tuple) -> tuple | None:
+    return None
+''',
+    "flash_attn": '''
+def user_index(name: str, at: tuple) -> str:
+    """``at`` (attnfuzz's (B, H, S, D)) in the function's own (B, S, H, D) tensor."""
+    if name == "lse" or len(at) != 4:
+        return ""
+    b, h, s, d = at
+    return f" (the function's (B, S, H, D) {name}[{b}, {s}, {h}, {d}])"
+
+
+def user_shape(shape: tuple) -> tuple | None:
+    """A (B, H, S, D) shape as the function's (B, S, H, D)."""
+    return (shape[0], shape[2], shape[1], shape[3]) if len(shape) == 4 else None
+''',
+    "varlen": '''
+def user_index(name: str, at: tuple) -> str:
+    """``at`` (attnfuzz's (B, H, S, D)) in the function's packed (total, H, D) tensor."""
+    n = INPUTS["k" if name in ("dk", "dv") else "q"]["shape"][2]
+    if name == "lse" and len(at) == 3:
+        b, h, s = at
+        return f" (the function's (H, total_q) lse[{h}, {b * n + s}]: sequence {b}, row {s})"
+    if len(at) != 4:
+        return ""
+    b, h, s, d = at
+    return f" (the function's (total, H, D) {name}[{b * n + s}, {h}, {d}]: sequence {b}, row {s})"
+
+
+def user_shape(shape: tuple) -> tuple | None:
+    """A (B, H, S, D) shape as the function's packed (total, H, D)."""
+    return (shape[0] * shape[2], shape[1], shape[3]) if len(shape) == 4 else None
+''',
+}
+
+
 _BACKWARD_CODE = '''
 def backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor) -> dict:
     """The call differentiated as attnfuzz differentiates it: q, k, v as leaves (detach keeps
@@ -764,7 +843,8 @@ def compare(name: str, got: torch.Tensor, want: torch.Tensor, bound: torch.Tenso
     outside = int((ratio > 1).sum())
     at = tuple(int(i) for i in torch.unravel_index(ratio.argmax(), ratio.shape))
     print(f"{'FAIL' if outside else 'ok'} {name}: {outside} of {got.numel()} elements outside "
-          f"the bound; worst error/bound {float(ratio[at]):.3g} at index {at}:")
+          f"the bound; worst error/bound {float(ratio[at]):.3g} at index {at}"
+          f"{user_index(name, at)}:")
     print(f"  got {float(got[at])!r}, want {float(want[at])!r}, |error| {float(err[at]):.3g}, "
           f"bound {float(bound[at]):.3g}")
     print(f"  non-finite: got has {int(got.isnan().sum())} NaN and {int(got.isinf().sum())} "
@@ -790,7 +870,10 @@ def returned(name: str, got: object, shape: tuple, dtype=None, device=None) -> b
     for what, have, expected in (("shape", tuple(got.shape), shape), ("dtype", got.dtype, dtype),
                                  ("device", got.device, device)):
         if expected is not None and have != expected:
-            print(f"FAIL {name}: returned {what} {have}, expected {expected}")
+            mine, wanted = (user_shape(t) if what == "shape" else None for t in (have, expected))
+            theirs = (f" (in the function's own layout: {mine}, expected {wanted})"
+                      if mine is not None and wanted is not None else "")
+            print(f"FAIL {name}: returned {what} {have}, expected {expected}{theirs}")
             return False
     return True
 '''

@@ -6,8 +6,16 @@ error/bound ratios with ``target``, records the worst ratio, and on failure
 raises an ``AssertionError`` that says what failed and where.  On the final
 (shrunk) reproduction of a failure it also writes a dump: the case spec, the
 exact input tensors and the diagnosis, replayable with ``attnfuzz replay``.
-An implementation that raises instead of returning has crashed: a finding
-like a wrong answer, reported and dumped the same way.
+An implementation that raises instead of returning has crashed, and one that
+returns a result of the wrong shape, dtype or device has broken its
+contract: findings like a wrong answer, reported and dumped the same way.
+Messages give indices and shapes in the layout of the user's function (its
+convention's) as well as attnfuzz's (B, H, S, D).
+
+This module owns dumps: writing them (``write_dump``; a call sequence's
+``sequence.json`` is written by ``checks.stateful``, which holds the
+sequence), reading them (``load_dump``) and replaying either kind
+(``replay_report``), and which kind of finding a fault is (``classify``).
 """
 
 from __future__ import annotations
@@ -27,8 +35,17 @@ from pathlib import Path
 import torch
 
 from attnfuzz.properties import backend, checks
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, refusal_key
-from attnfuzz.properties.implementations import Implementation, get
+from attnfuzz.properties.checks.execution import (
+    UnsafeRun,
+    classify,
+    context_killer,
+    refusal_key,
+)
+from attnfuzz.properties.implementations import Implementation, conventions, get
+from attnfuzz.properties.implementations.implementation import (
+    ContractViolation,
+    ImplementationCrash,
+)
 from attnfuzz.properties.model.cases import (
     Built,
     Case,
@@ -62,23 +79,18 @@ class CampaignFault(Exception):
     time limit (a hang), or its process died inside it (a crash)."""
 
 
-class ImplementationCrash(Exception):
-    """An implementation under test raised instead of returning."""
-
-    def __init__(self, implementation: str, error: Exception) -> None:
-        self.implementation, self.error = implementation, error
-        super().__init__(f"{implementation} crashed: {_first_line(error)}")
-
-
 class Finding(AssertionError):
     """A failing case: an ``AssertionError`` (so Hypothesis shrinks it) that
     also says which kinds of finding it is (``reference.verdict.FINDINGS``)."""
 
     def __init__(self, message: str, kinds: list[str], dump: Path | None = None,
+                 worst: Verdict | None = None, case: str = "",
                  checks: list[str] = (), refusal: str | None = None) -> None:
         super().__init__(message)
         self.kinds = list(dict.fromkeys(kinds))
         self.dump = dump  # its dump's directory, once written (the final, shrunk run)
+        self.worst = worst  # its worst failing verdict, of the case ``case`` describes
+        self.case = case
         self.checks = list(dict.fromkeys(checks))  # the checks that failed (outputs, rules)
         # An exception raised on a case inside the declared support, as
         # ``refusal_key`` names it: a campaign reports it once per
@@ -106,6 +118,8 @@ def _guarded(impl: Implementation) -> Implementation:
         def call(*args, **kwargs):
             try:
                 return fn(*args, **kwargs)
+            except ContractViolation:
+                raise  # its convention's adapter judged the result: a finding, not a crash
             except (Exception, SystemExit) as exc:  # sys.exit() in it ends nothing but the call
                 raise ImplementationCrash(impl.name, exc) from exc
 
@@ -204,19 +218,21 @@ def check(
         )
     try:
         verdicts = run_property(prop, impl_name, case, other=other)
-    except AssertionError:
-        raise
+    except UnsafeRun as exc:  # a run inside the check failed its memory checks: judged below
+        verdicts = exc.verdicts
     except Exception as exc:
-        # A fault may surface in the implementation or in the next CUDA call after it.
-        # Any other exception is a crash finding wherever it was raised (a
-        # backward, a serving call, the harness around them): its dump keeps
-        # the traceback, which says whose code raised.
+        if isinstance(exc, Finding):
+            raise
+        # A malformed result is a contract finding.  A fault may surface in the
+        # implementation or in the next CUDA call after it.  Any other exception
+        # (a bare AssertionError too: no verdict) is a crash finding wherever it
+        # was raised (a backward, a serving call, the harness around them): its
+        # dump keeps the traceback, which says whose code raised.
+        kind, _ = classify(exc, impl_name)
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
-        fault = next((k for k in CONTEXT_KILLERS if k in str(error)), None)
-        if fault is None:
-            crash = exc if isinstance(exc, ImplementationCrash) else ImplementationCrash(
-                impl_name, exc)
-            raise _crash_failure(prop, impl_name, case, crash, recorder, other, campaign) from error
+        if kind != "memory":
+            raise _fault_failure(prop, impl_name, case, exc, recorder, other, campaign) from error
+        fault = context_killer(error)
         # The CUDA context is lost: this process cannot run another kernel, so
         # dump the case now (Hypothesis cannot shrink it), and say so at once
         # in case Hypothesis' report of the replays buries the message.
@@ -229,7 +245,7 @@ def check(
             f"  every later GPU test in this process will fail too\n"
             f"  dump: {path}\n  check with: compute-sanitizer --tool memcheck "
             f"python3 -m attnfuzz replay {shlex.quote(str(path))}",
-            ["memory"], path,
+            ["memory"], path, fault_verdict(exc, impl_name), case.describe(),
         ) from error
     worst = checks.worst(verdicts)
     if recorder is not None:
@@ -240,14 +256,45 @@ def check(
     if bad:
         kinds = list(dict.fromkeys(v.kind for v in bad))
         lines = [f"{prop} failed for {impl_name} ({', '.join(kinds)}) on: {case.describe()}"]
-        lines += ["  " + v.describe() for v in bad]
+        impl = get(impl_name)
+        lines += ["  " + conventions.describe(v, impl, case) for v in bad]
         path = None
         if context is None or context.is_final:
             path = write_dump(prop, impl_name, case, bad, other=other, context=context,
                               campaign=campaign)
             lines += _dump_lines(path)
-        raise Finding("\n".join(lines), kinds, path, checks=[v.check for v in bad])
+        raise Finding("\n".join(lines), kinds, path, checks.worst(bad), case.describe(),
+                      checks=[v.check for v in bad])
     return verdicts
+
+
+def finding_record(failure: BaseException, replayed: bool = False) -> dict[str, object]:
+    """What a campaign keeps of a failure (a ``Finding`` or a call sequence's
+    ``StatefulFailure``): its kinds, message and dump, and its worst verdict
+    (``worst``: ratio, check, case), which the summary's worst check names so
+    that it is the case the dump holds."""
+    dump = getattr(failure, "dump", None)
+    worst = getattr(failure, "worst", None)
+    described = getattr(failure, "case", "")
+    verdicts = getattr(failure, "verdicts", None)
+    if worst is None and verdicts:  # a sequence's failing step
+        worst = checks.worst(verdicts)
+    steps = getattr(failure, "steps", None)
+    if not described and steps:
+        described = from_json(lenient(steps[-1]["case"])).describe()
+    kinds = list(getattr(failure, "kinds", None) or ["wrong"])
+    record: dict[str, object] = {
+        "kinds": kinds,
+        "message": getattr(failure, "message", None) or str(failure),
+        "dump": str(dump) if dump is not None else None,
+        "replayed": replayed,
+        "refusal": getattr(failure, "refusal", None),
+    }
+    if worst is not None:
+        record["worst"] = {"ratio": worst.ratio, "check": worst.check, "case": described}
+    elif kinds[0] != "wrong":  # a crash of a sequence's call: no verdict, its kind
+        record["worst"] = {"ratio": math.inf, "check": kinds[0], "case": described}
+    return record
 
 
 def _build_context():
@@ -262,34 +309,54 @@ def _build_context():
         return None
 
 
-def _crash_failure(
+def fault_verdict(exc: BaseException, impl_name: str) -> Verdict:
+    """A failing verdict for a call that raised (``classify``), which a summary's
+    worst check names: ``crash (IndexError)``, ``contract: out shape``."""
+    kind, _ = classify(exc, impl_name)
+    nan = math.nan
+    if isinstance(exc, ContractViolation):
+        check = exc.check
+    else:
+        error = exc.error if isinstance(exc, ImplementationCrash) else exc
+        check = f"{kind} ({type(error).__name__})"
+    return Verdict(check, math.inf, math.inf, nan, (), nan, nan, kind)
+
+
+def _fault_failure(
     prop: str,
     impl_name: str,
     case: Case,
-    crash: ImplementationCrash,
+    exc: Exception,
     recorder: Recorder | None,
     other: str | None,
     campaign: Campaign | None,
 ) -> Finding:
-    """A crash as a failing case: an AssertionError, so that Hypothesis shrinks
-    it and callers count it as a finding rather than a harness bug."""
-    error = crash.error
-    kind = type(error).__name__
-    if recorder is not None:  # a summary's worst case then names the crash
-        nan = math.nan
-        recorder.update(Verdict(f"crash ({kind})", math.inf, nan, nan, (), nan, nan), case)
-    lines = [
-        f"{prop}: {crash.implementation} crashed ({kind}) on: {case.describe()}",
-        f"  {_first_line(error)}",
-    ]
+    """A crash or a malformed result as a failing case: an AssertionError, so
+    that Hypothesis shrinks it and callers count it as a finding rather than
+    a harness bug."""
+    verdict = fault_verdict(exc, impl_name)
+    if recorder is not None:  # a summary's worst case then names it
+        recorder.update(verdict, case)
+    kind, line = classify(exc, impl_name)
+    if kind == "contract":
+        lines = [f"{prop}: {impl_name} broke its contract ({verdict.check}) on: "
+                 f"{case.describe()}", f"  {exc}"]
+    else:
+        error = exc.error if isinstance(exc, ImplementationCrash) else exc
+        who = exc.implementation if isinstance(exc, ImplementationCrash) else impl_name
+        lines = [f"{prop}: {who} crashed ({type(error).__name__}) on: {case.describe()}",
+                 f"  {_first_line(error)}"]
     context = _build_context()
     path = None
     if context is None or context.is_final:
-        path = write_dump(prop, impl_name, case, [], other=other, context=context,
-                          campaign=campaign, crash=error)
+        path = write_dump(prop, impl_name, case, [verdict], other=other, context=context,
+                          campaign=campaign, fault=exc)
         lines += _dump_lines(path)
-    refusal = refusal_key(error) if isinstance(error, Exception) else None
-    return Finding("\n".join(lines), ["crash"], path, refusal=refusal)
+    refusal = None
+    if kind == "crash":
+        error = exc.error if isinstance(exc, ImplementationCrash) else exc
+        refusal = refusal_key(error) if isinstance(error, Exception) else None
+    return Finding("\n".join(lines), [kind], path, verdict, case.describe(), refusal=refusal)
 
 
 def _dump_lines(path: Path) -> list[str]:
@@ -316,7 +383,7 @@ def write_dump(
     context=None,
     root: Path | None = None,
     campaign: Campaign | None = None,
-    crash: BaseException | None = None,
+    fault: BaseException | None = None,
 ) -> Path:
     """Write ``<root>/<name>-<time>/case.json`` and ``inputs.pt``; return the directory.
 
@@ -325,6 +392,11 @@ def write_dump(
     generated (the same values on every backend): the saved views keep their
     exact layouts, which a copy off the GPU would not, and a process whose
     CUDA context a kernel has killed can still write them.
+
+    ``fault``: what the call raised (a crash, a ``CampaignFault``, a
+    ``ContractViolation``), recorded with its traceback.  Each failing
+    verdict's record gives its index in the function's own layout too
+    (``user_index``), where that differs from attnfuzz's.
     """
     import hypothesis.core
 
@@ -355,16 +427,34 @@ def write_dump(
         "reproduce_blob": _blob(context) if context is not None else None,
         "reproduce": reproduce,
         "versions": backend.versions(),
-        "diagnosis": [v.as_dict() for v in failures],
+        "diagnosis": [_diagnosis(v, impl_name, case) for v in failures],
     }
-    if crash is not None:
+    if isinstance(fault, ContractViolation):
+        record["contract"] = str(fault)
+    elif fault is not None:
+        crash = fault.error if isinstance(fault, ImplementationCrash) else fault
         record["crash"] = f"{type(crash).__name__}: {crash}"
-        record["traceback"] = "".join(traceback.format_exception(crash))
+    if fault is not None:
+        record["traceback"] = "".join(traceback.format_exception(fault))
     text = json.dumps(strict(record), indent=2, allow_nan=False)
     (path / "case.json").write_text(text + "\n")
     built = build(case, "cpu")
     torch.save({r: t.cpu() for r, t in built.inputs.items()}, path / "inputs.pt")
     return path
+
+
+def _diagnosis(v: Verdict, impl_name: str, case: Case) -> dict[str, object]:
+    record = v.as_dict()
+    try:
+        impl = get(impl_name)
+    except ValueError:  # a fault dump of a name this process cannot import
+        return record
+    theirs = conventions.user_index(v, impl, case)
+    if theirs is not None:
+        record["user_index"] = theirs
+        record["user_layout"] = conventions.describe(v, impl, case).rpartition(
+            "in the function's layout: ")[2]
+    return record
 
 
 @dataclass
@@ -445,3 +535,73 @@ def replay(path: str | Path) -> Replay:
         record["property"], record["implementation"], case, built=built, other=record.get("other")
     )
     return Replay(record, verdicts, drift)
+
+
+@dataclass
+class ReplayReport:
+    """What a replay of either kind of dump says: ``lines`` first (what ran,
+    warnings), then a ``FAIL`` line per failure, or ``passed`` if none."""
+
+    lines: list[str]
+    failures: list[str]
+    passed: str
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.failures)
+
+
+def is_sequence_dump(path: str | Path) -> bool:
+    from attnfuzz.properties.checks import stateful
+
+    p = Path(path)
+    return p.name == stateful.SEQUENCE_FILE or (p / stateful.SEQUENCE_FILE).is_file()
+
+
+def replay_report(path: str | Path) -> ReplayReport:
+    """Replay a dump of one case (``case.json``) or of a call sequence
+    (``sequence.json``) in this process, every fault classified (``classify``).
+    Raises ``DumpError`` for what is neither."""
+    if is_sequence_dump(path):
+        return _replay_sequence(path)
+    _, record, case, _ = load_dump(path)
+    impl_name = record["implementation"]
+    lines = [backend.describe(), f"case: {record.get('description') or case.describe()}",
+             f"property: {record['property']}  implementation: {impl_name}"]
+    try:
+        result = replay(path)
+    except Exception as exc:
+        kind, line = classify(exc, impl_name)
+        if kind == "memory":
+            line += ("; to see where: compute-sanitizer --tool memcheck python3 -m attnfuzz "
+                     f"replay {shlex.quote(str(path))}")
+        elif kind == "contract":
+            line = f"{fault_verdict(exc, impl_name).check}: {line}"
+        return ReplayReport(lines, [line], "")
+    if result.drift:
+        lines.append("warning: the case spec no longer generates the saved tensors for "
+                     f"{', '.join(result.drift)} (generator drift); replaying the saved tensors")
+    impl = get(impl_name)
+    bad = [conventions.describe(v, impl, case) for v in checks.failures(result.verdicts)]
+    w = checks.worst(result.verdicts)
+    return ReplayReport(lines, bad, f"PASS: fixed (worst error/bound {w.ratio:.3g})" if w
+                        else "PASS")
+
+
+def _replay_sequence(path: str | Path) -> ReplayReport:
+    from attnfuzz.properties.checks import stateful
+
+    try:
+        record = stateful.load_sequence(path)
+    except ValueError as exc:
+        raise DumpError(str(exc)) from None
+    lines = [backend.describe(),
+             f"sequence of {len(record['steps'])} steps: property {record['property']}  "
+             f"implementation: {record['implementation']}  dtype: {record['dtype']}"]
+    try:
+        stateful.replay_sequence(path)
+    except stateful.StatefulFailure as failure:
+        return ReplayReport(lines, [failure.message], "")
+    except ValueError as exc:  # a step that repeats no earlier call of its case
+        raise DumpError(str(exc)) from None
+    return ReplayReport(lines, [], "PASS: fixed")

@@ -256,7 +256,7 @@ class Worker:
                         self.send("repeat", None)
                         return
                 failing.append(case)
-                exc.case = case  # each failure's own case, when Hypothesis reports several
+                exc.drawn = case  # each failure's own case, when Hypothesis reports several
                 if v.keep_going:
                     # Hypothesis tells failures apart by exception type: one per kind of
                     # failure, so that shrinking one never slips into another already found.
@@ -282,8 +282,9 @@ class Worker:
             if harness.lost_context():
                 # After a fault every call fails to run: only the fault, dumped, is a finding.
                 found = [f for f in found if getattr(f, "dump", None)] or found[:1]
+            last = failing[-1] if failing else None
             for failure in found:
-                self._report(v, failure, getattr(failure, "case", failing[-1] if failing else None))
+                self._report(v, failure, getattr(failure, "drawn", last))
             return "failed"
         return "over" if _over(v, stats["generated"]) else "ran"
 
@@ -332,20 +333,15 @@ class Worker:
     def _report(self, v: Visit, failure: BaseException, case, replayed: bool = False) -> None:
         from attnfuzz.properties.model.cases import to_json
         from attnfuzz.properties.run import database as db
+        from attnfuzz.properties.run import harness
 
-        dump = getattr(failure, "dump", None)
         v.known.append(_bug_key(failure))
-        if dump is not None and case is not None and not replayed:
+        if getattr(failure, "dump", None) is not None and case is not None and not replayed:
             db.save_case(self.db, v.round, to_json(case))
-        self.send("finding", {
-            "kinds": list(getattr(failure, "kinds", None) or ["wrong"]),
-            "checks": list(getattr(failure, "checks", None) or []),
-            "shape": finding_class(case),
-            "message": str(failure),
-            "dump": str(dump) if dump is not None else None,
-            "replayed": replayed,
-            "refusal": getattr(failure, "refusal", None),
-        })
+        record = harness.finding_record(failure, replayed)
+        record.update(checks=list(getattr(failure, "checks", None) or []),
+                      shape=finding_class(case))
+        self.send("finding", record)
         if getattr(failure, "refusal", None):
             v.refusals.add(failure.refusal)
 
@@ -381,14 +377,7 @@ class Worker:
             failures = harness.failures_of(exc)
             if failures is None:
                 raise
-            failure = failures[0]
-            self.send("finding", {
-                "kinds": list(getattr(failure, "kinds", None) or ["wrong"]),
-                "message": getattr(failure, "message", None) or str(failure),
-                "dump": str(failure.dump) if getattr(failure, "dump", None) else None,
-                "replayed": False,
-                "refusal": getattr(failure, "refusal", None),
-            })
+            self.send("finding", harness.finding_record(failures[0]))
         finally:
             stateful.STEP_HOOKS.remove(step)
             self.send("case", {"signature": None, "shape": None, "mode": "sequence",
@@ -447,7 +436,7 @@ def _write_fault_dump(prop: str, implementation: str, case: dict, error: str,
 
     return harness.write_dump(prop, implementation, from_json(case), [],
                               campaign=harness.Campaign(**campaign),
-                              crash=harness.CampaignFault(error))
+                              fault=harness.CampaignFault(error))
 
 
 def prepare() -> None:
