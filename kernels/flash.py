@@ -73,6 +73,7 @@ from .hopper_prefill import launch_hopper
 from .hopper_prefill import refusal as hopper_refusal
 from .split_decode import (  # noqa: F401  (the decode path's names, read from here too)
     _COUNTERS,
+    _DECODE,
     DecodePlan,
     PagedKeys,
     _flash_decode_kernel,
