@@ -1,7 +1,8 @@
 """Where the fused prefill's time goes: kernel variants that leave one stage
 out (or do it twice), timed against the kernel as it is and cuDNN, one run.
 
-Each variant is a source edit of ``kernels/flash.py`` planted the way the
+Each variant is a source edit of ``kernels/_row_tile.py`` (``FILE``), the
+fused prefill's row tile, planted the way the
 mutation runner plants a bug (``properties.mutation.runner.apply``) into a
 copy of the package, and timed in its own process, each with its own
 autotuning over the prefill's tile table.  The answers of a variant are
@@ -36,6 +37,8 @@ sys.path.append(str(ROOT))
 B, HQ, HKV, D = 4, 16, 8, 128
 POINTS = ((4096, False), (4096, True), (16384, False), (1024, False))
 QUICK_POINTS = POINTS[:2]
+# The kernel file the variants edit: the row tile's block step.
+FILE = "_row_tile.py"
 
 # The unmasked block step's exponentials, its whole softmax, the P @ V GEMM;
 # and a candidate change, measured the same way.  (Q @ K^T cannot be left out
@@ -57,7 +60,7 @@ _PV = "    acc = tl.dot(p.to(v.dtype), v, acc, input_precision=PRECISION)\n"
 # half of each block's weights from a polynomial (2^x = 2^floor(x) * 2^frac,
 # the fraction by Taylor to degree 6, the integer part added to the exponent).
 _POLY = (
-    "@triton.jit\ndef _attend_block(",
+    "@triton.jit\ndef attend_block(",
     "@triton.jit\n"
     "def _exp2_poly(x):\n"
     "    x = tl.maximum(x, -126.0)\n"
@@ -71,7 +74,7 @@ _POLY = (
     "    p = p * f + 1.0\n"
     "    bits = p.to(tl.int32, bitcast=True) + (j.to(tl.int32) << 23)\n"
     "    return bits.to(tl.float32, bitcast=True)\n\n\n"
-    "@triton.jit\ndef _attend_block(",
+    "@triton.jit\ndef attend_block(",
 )
 _HALF_POLY = (
     _EXP,
@@ -158,7 +161,7 @@ def _run_variant(name: str, points: tuple[tuple[int, bool], ...]) -> list[dict]:
     edits = VARIANTS[name][1]
     with tempfile.TemporaryDirectory(prefix="attnfuzz-ablate-") as tmp:
         if edits:
-            apply(mutant(name, "flash.py", edits, VARIANTS[name][0], ()), Path(tmp))
+            apply(mutant(name, FILE, edits, VARIANTS[name][0], ()), Path(tmp))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([tmp if edits else str(ROOT),
                                              env.get("PYTHONPATH", "")])

@@ -3,7 +3,9 @@
 Module names differ from the functions they export, so no public name hides
 a module.  A helper used by one kernel file lives in that file; one used by
 several lives in ``_checks`` (input validation, shapes), ``_launch``
-(launching) or ``_tiles`` (what the fused forward and backward share).
+(launching), ``_tiles`` (what the fused forward and backward share),
+``_row_tile`` (the fused forward's row tile, which the prefill, decode and
+serving kernels run) or ``_tuning`` (the prefill's tile table and autotuning).
 Kernel files import only each other (relatively), so a copy of this package
 can be loaded under another name (mutation testing does).
 

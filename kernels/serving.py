@@ -1,6 +1,6 @@
 """Serving attention: packed variable-length batches and paged KV caches.
 
-Both run the fused prefill's row tile (``flash._attend_rows``): one program
+Both run the fused prefill's row tile (``_row_tile.attend_rows``): one program
 owns BLOCK_M query rows of one (sequence, head), walks the keys that some of
 its rows see in BLOCK_N blocks, skips the blocks a causal mask or a window
 excludes, and masks only the blocks that cross an edge.  What differs is
@@ -64,6 +64,7 @@ from ._checks import (
     dot_precision,
     prepare_out,
 )
+from ._row_tile import attend_rows, weight_shift
 from ._tiles import (
     LOG2E,
     Config,
@@ -74,18 +75,9 @@ from ._tiles import (
     launch_window,
     window_args,
 )
-from .flash import (
-    PagedKeys,
-    _attend_rows,
-    _autotuning,
-    _length_bucket,
-    launch_decode,
-    prefill_config,
-    prefill_tuner,
-    tuned_config,
-    uses_decode_path,
-    weight_shift,
-)
+from ._tuning import autotuning, length_bucket, prefill_config, prefill_tuner, tuned_config
+from .flash import uses_decode_path
+from .split_decode import PagedKeys, launch_decode
 
 _SIZES = ["MAX_SQ", "TOTAL_Q", "H", "GROUP", "HEAD_D", "HEAD_DV", "WIN_LEFT", "WIN_RIGHT",
           "TUNE_SQ", "TUNE_SK"]
@@ -138,11 +130,14 @@ def _varlen_kernel(
         v_tile = (v_ptr + kv_head * s_vh + keys[:, None] * s_vn
                   + offs_dv[None, :].to(tl.int64) * s_vd)
         p_shift = tl.load(shift_ptr + seq)
-        out, lse = _attend_rows(
-            q, k_tile, v_tile, s_kn, s_vn, rows, first, Sq, Sk, diagonal,
-            WIN_LEFT, WIN_RIGHT, qk_scale, p_shift, HEAD_D, HEAD_DV, k_tile, 0, 0, 0,
-            BLOCK_M, BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, CAUSAL, HAS_LEFT, HAS_RIGHT,
-            NEG_SCALE, PRECISION, False,
+        out, lse = attend_rows(
+            q, k_tile=k_tile, v_tile=v_tile, s_kn=s_kn, s_vn=s_vn, rows=rows, first=first,
+            Sq=Sq, Sk=Sk, DIAGONAL=diagonal, WIN_LEFT=WIN_LEFT, WIN_RIGHT=WIN_RIGHT,
+            qk_scale=qk_scale, p_shift=p_shift, HEAD_D=HEAD_D, HEAD_DV=HEAD_DV,
+            table=k_tile, s_kpage=0, s_vpage=0, PAGE=0,  # dense keys: the table is never read
+            BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_D=BLOCK_D, BLOCK_DV=BLOCK_DV, PAD_D=PAD_D,
+            PAD_DV=PAD_DV, CAUSAL=CAUSAL, HAS_LEFT=HAS_LEFT, HAS_RIGHT=HAS_RIGHT,
+            NEG_SCALE=NEG_SCALE, PRECISION=PRECISION, PAGED=False,
         )
         o_ptrs = (o_ptr + head * s_oh + packed[:, None] * s_om
                   + offs_dv[None, :].to(tl.int64) * s_od)
@@ -190,16 +185,19 @@ def _paged_kernel(
     q_ptrs = (q_ptr + batch * s_qb + head * s_qh + rows[:, None].to(tl.int64) * s_qm
               + offs_d[None, :].to(tl.int64) * s_qd)
     q = _load_2d(q_ptrs, rows, Sq, offs_d, HEAD_D, True, PAD_D)
-    # Slot 0 of page 0 of this KV head: ``_attend_range`` adds each key's page and slot.
+    # Slot 0 of page 0 of this KV head: ``attend_range`` adds each key's page and slot.
     k_base = k_ptr + kv_head * s_kh + offs_d[None, :].to(tl.int64) * s_kd
     v_base = v_ptr + kv_head * s_vh + offs_dv[None, :].to(tl.int64) * s_vd
     table = table_ptr + batch * s_tb
     p_shift = tl.load(shift_ptr + batch)
-    out, lse = _attend_rows(
-        q, k_base, v_base, s_kn, s_vn, rows, first, Sq, Sk, Sk - Sq,
-        WIN_LEFT, WIN_RIGHT, qk_scale, p_shift, HEAD_D, HEAD_DV, table, s_kp, s_vp, PAGE,
-        BLOCK_M, BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, CAUSAL, HAS_LEFT, HAS_RIGHT,
-        NEG_SCALE, PRECISION, True,
+    out, lse = attend_rows(
+        q, k_tile=k_base, v_tile=v_base, s_kn=s_kn, s_vn=s_vn, rows=rows, first=first,
+        Sq=Sq, Sk=Sk, DIAGONAL=Sk - Sq, WIN_LEFT=WIN_LEFT, WIN_RIGHT=WIN_RIGHT,
+        qk_scale=qk_scale, p_shift=p_shift, HEAD_D=HEAD_D, HEAD_DV=HEAD_DV,
+        table=table, s_kpage=s_kp, s_vpage=s_vp, PAGE=PAGE,
+        BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_D=BLOCK_D, BLOCK_DV=BLOCK_DV, PAD_D=PAD_D,
+        PAD_DV=PAD_DV, CAUSAL=CAUSAL, HAS_LEFT=HAS_LEFT, HAS_RIGHT=HAS_RIGHT,
+        NEG_SCALE=NEG_SCALE, PRECISION=PRECISION, PAGED=True,
     )
     o_ptrs = (o_ptr + batch * s_ob + head * s_oh + rows[:, None].to(tl.int64) * s_om
               + offs_dv[None, :].to(tl.int64) * s_od)
@@ -212,7 +210,7 @@ def _paged_kernel(
 
 
 # On the GPU, launches whose longest sequence is long are tuned over the
-# prefill's tile table as the dense prefill is (``flash._autotuning``), once
+# prefill's tile table as the dense prefill is (``_tuning.autotuning``), once
 # per key; every config computes the same result, so the key could only cost
 # speed.  Everything else takes ``prefill_config``.
 _TUNE_KEY = ["HEAD_D", "HEAD_DV", "CAUSAL", "PRECISION", "HAS_LEFT", "HAS_RIGHT"]
@@ -224,7 +222,7 @@ def _launch(kernel: triton.JITFunction, tuner: triton.runtime.Autotuner,
             grid: Callable[[int], tuple[int]], tune: tuple | None, default: Config,
             args: tuple, meta: dict) -> None:
     """``kernel`` with ``default``'s tiles, or with the tuned ones of key ``tune``
-    (``flash.tuned_config``: the first launch of a key is the tuner's);
+    (``_tuning.tuned_config``: the first launch of a key is the tuner's);
     ``grid(BLOCK_M)`` is the launch grid."""
     c = default if tune is None else tuned_config(tuner, tune, grid, args, meta)
     if c is not None:
@@ -235,9 +233,9 @@ def _launch(kernel: triton.JITFunction, tuner: triton.runtime.Autotuner,
 def _tuning_key(name: str, sq: int, sk: int, *rest: object) -> tuple | None:
     """The tuning key of a launch whose longest sequence is (sq, sk), or None
     where it is not tuned."""
-    if not _autotuning(sq, sk):
+    if not autotuning(sq, sk):
         return None
-    return (name, _length_bucket(sq), _length_bucket(sk), *rest)
+    return (name, length_bucket(sq), length_bucket(sk), *rest)
 
 
 # --------------------------------------------------------------------------
@@ -512,7 +510,7 @@ def launch_varlen(
         tune, prefill_config(q.dtype, precision, d, dv),
         (q, k, v, out, lse if lse is not None else out, cu_seqlens_q, cu_seqlens_k,
          _shifts(v, lens_k), max_q, total_q, hq, hq // hkv, d, dv, *sizes,
-         _length_bucket(max_q), _length_bucket(max_k),
+         length_bucket(max_q), length_bucket(max_k),
          *q.stride(), *k.stride(), *v.stride(), *out.stride(), scale * LOG2E),
         dict(**_head_meta(dims), CAUSAL=causal, TOP_LEFT=top_left, NEG_SCALE=scale < 0,
              STORE_LSE=lse is not None, PRECISION=precision, **flags),
@@ -662,7 +660,7 @@ def flash_attention_paged(
             tune, prefill_config(q.dtype, precision, d, dv),
             (q, k_cache, v_cache, out, lse if lse is not None else out, table, cache_seqlens,
              _shifts(v_cache, lens), sq, hq, hq // hkv, page, d, dv, *sizes,
-             _length_bucket(sq), _length_bucket(longest),
+             length_bucket(sq), length_bucket(longest),
              *q.stride(), *k_cache.stride(), *v_cache.stride(), *out.stride(), table.stride(0),
              scale * LOG2E),
             dict(**_head_meta(dims), CAUSAL=causal, NEG_SCALE=scale < 0,

@@ -35,6 +35,7 @@ import attnfuzz.kernels._launch as launch
 import attnfuzz.kernels.flash as fa
 import attnfuzz.kernels.flash_backward as fb
 import attnfuzz.kernels.hopper_prefill as hp
+import attnfuzz.kernels.split_decode as sd
 from attnfuzz.kernels._checks import check_attention_inputs
 from attnfuzz.properties import backend
 
@@ -151,9 +152,9 @@ def launchers(monkeypatch) -> tuple[_Paired, _Paired]:
     _stand_in_gpu(monkeypatch)
     log: list = []
     prefill = _Paired(_recording(fa._flash_fwd_kernel, log), log)
-    decode = _Paired(_recording(fa._flash_decode_kernel, log), log)
+    decode = _Paired(_recording(sd._flash_decode_kernel, log), log)
     monkeypatch.setattr(fa, "_PREFILL", prefill)
-    monkeypatch.setattr(fa, "_DECODE", decode)
+    monkeypatch.setattr(sd, "_DECODE", decode)
     return prefill, decode
 
 
@@ -258,7 +259,7 @@ def _call(case: Case):
 
     def launch_case() -> None:
         if case.decode:
-            fa.launch_decode(q, k, v, out, lse, dims, causal=case.causal, precision=precision,
+            sd.launch_decode(q, k, v, out, lse, dims, causal=case.causal, precision=precision,
                              num_splits=case.num_splits)
         else:
             fa.launch_prefill(q, k, v, out, lse, dims, causal=case.causal, precision=precision,

@@ -417,7 +417,7 @@ def test_a_long_launch_is_tuned_once_per_key_and_keeps_its_tiles(kind, monkeypat
     launch goes through it; the next of that key takes its tiles without it,
     so gives its bits (64-row tiles give other bits on this case), and so
     does the first of a new process, from the tuning file."""
-    from attnfuzz.kernels import flash, serving
+    from attnfuzz.kernels import _tuning, serving
     from attnfuzz.kernels._launch import TuningFile
 
     g = torch.Generator(device=DEV).manual_seed(0)
@@ -437,18 +437,18 @@ def test_a_long_launch_is_tuned_once_per_key_and_keeps_its_tiles(kind, monkeypat
     untuned = call()
     tuner = _Tuner(kernel, (32, 64, 4, 1))
     monkeypatch.setattr(serving, name, tuner)
-    monkeypatch.setattr(serving, "_autotuning", lambda sq, sk: True)
-    monkeypatch.setattr(flash, "_TUNED", {})
-    monkeypatch.setattr(flash, "_TUNING_FILE", TuningFile(tmp_path / "tuning.json"))
+    monkeypatch.setattr(serving, "autotuning", lambda sq, sk: True)
+    monkeypatch.setattr(_tuning, "_TUNED", {})
+    monkeypatch.setattr(_tuning, "_TUNING_FILE", TuningFile(tmp_path / "tuning.json"))
     first, second = call(), call()
     # 40 rows at most per (sequence, head): 2 row tiles x 2 sequences x 2 heads.
     assert tuner.launches == [(2 * 2 * 2,)]
-    assert list(flash._TUNED.values()) == [(32, 64, 4, 1)]
+    assert list(_tuning._TUNED.values()) == [(32, 64, 4, 1)]
     assert torch.equal(second, first)
     assert first.shape == untuned.shape
     # A new process (nothing in memory, the file read afresh) takes the stored
     # tiles without tuning: the tuned bits again.
-    monkeypatch.setattr(flash, "_TUNED", {})
-    monkeypatch.setattr(flash, "_TUNING_FILE", TuningFile(tmp_path / "tuning.json"))
+    monkeypatch.setattr(_tuning, "_TUNED", {})
+    monkeypatch.setattr(_tuning, "_TUNING_FILE", TuningFile(tmp_path / "tuning.json"))
     assert torch.equal(call(), first)
     assert tuner.launches == [(2 * 2 * 2,)]

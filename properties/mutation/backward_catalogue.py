@@ -138,7 +138,7 @@ WINDOW_MUTANTS: tuple[Mutant, ...] = (
        ("lo = tl.maximum(first + lo_diag, 0) // BLOCK_N * BLOCK_N",
         "lo = tl.maximum(first + lo_diag, 0) // BLOCK_N * BLOCK_N + BLOCK_N"),
        "the skip of key blocks left of the window one block too far", WINDOWS),
-    _m("window.decode_plan_ignores_left", "flash.py",
+    _m("window.decode_plan_ignores_left", "split_decode.py",
        ("n = max(0, n - max(diagonal - left, 0) // c.block_n * c.block_n)",
         "n = max(0, n - max(diagonal - left, 0))"),
        "decode planned over the keys after the window's first key, not its block",

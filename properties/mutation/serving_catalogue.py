@@ -1,5 +1,6 @@
-"""Mutants of the serving kernels (``kernels/serving.py``, and the paged key
-loop in ``kernels/flash.py``); see ``runner``."""
+"""Mutants of the serving kernels (``kernels/serving.py``, the paged key loop
+in ``kernels/_row_tile.py`` and the split paged path in
+``kernels/split_decode.py``); see ``runner``."""
 
 from __future__ import annotations
 
@@ -28,20 +29,20 @@ SERVING_MUTANTS: tuple[Mutant, ...] = (
     _s("paged.page_index_off_by_one",
        ("page = tl.load(table + kv_idx // PAGE,", "page = tl.load(table + (kv_idx + 1) // PAGE,"),
        "a key's page looked up one slot late: the last slot of a page reads the next "
-       "page's entry", file="flash.py"),
+       "page's entry", file="_row_tile.py"),
     _s("paged.slot_by_v_stride",
        ("page * s_kpage + slot * s_kn", "page * s_kpage + slot * s_vn"),
        "K's slots within a page addressed with V's slot stride (right only when Dv == D)",
-       file="flash.py"),
+       file="_row_tile.py"),
     _s("paged_split.diagonal_of_the_first_sequence",
        ("        DIAGONAL = Sk - Sq\n", "        DIAGONAL = tl.load(seqlens_ptr) - Sq\n"),
        "the split paged path's causal diagonal from the first sequence's cache length",
-       file="flash.py"),
+       file="split_decode.py"),
     _s("paged_split.ranges_of_the_last_sequence",
        ("        sk_visible = max((visible(n, n - dims.sq) for n in lengths), default=0)\n",
         "        sk_visible = visible(lengths[-1], lengths[-1] - dims.sq)\n"),
        "the split paged path's key ranges planned for the last sequence only: a longer "
-       "one's keys past them are never read", file="flash.py"),
+       "one's keys past them are never read", file="split_decode.py"),
     _s("paged.lengths_of_the_first_sequence",
        ("    Sk = tl.load(seqlens_ptr + batch)\n", "    Sk = tl.load(seqlens_ptr)\n"),
        "every sequence takes the first one's cache length"),
