@@ -17,8 +17,7 @@ CONVENTION = "paged"
 SUPPORTS = "causal=only;windows=yes;dtypes=float32,float16"
 
 
-def unified_paged(q, k_cache, v_cache, block_table, cache_seqlens, *, causal, scale,
-                  window=None):
+def unified_paged(q, k_cache, v_cache, block_table, cache_seqlens, *, causal, scale, window=None):
     b, hq, sq, d = q.shape
     out = q.new_empty(b * sq, hq, v_cache.shape[-1])
     unified_attention(q.transpose(1, 2).reshape(b * sq, hq, d), k_cache, v_cache, out,
