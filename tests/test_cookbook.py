@@ -79,11 +79,9 @@ def test_each_adapter_is_at_most_15_lines_of_code(adapter: str) -> None:
 
 @pytest.fixture
 def user_dir(tmp_path: Path) -> Path:
-    """A copy of the cookbook, the user's folder, outside the repository."""
-    shutil_ignore = ("__pycache__", ".attnfuzz", ".hypothesis")
-    for path in COOKBOOK.iterdir():
-        if path.name not in shutil_ignore and path.is_file():
-            (tmp_path / path.name).write_text(path.read_text())
+    """A copy of the cookbook's files, the user's folder, outside the repository."""
+    for path in COOKBOOK.glob("*.py"):
+        (tmp_path / path.name).write_text(path.read_text())
     return tmp_path
 
 
@@ -121,7 +119,13 @@ def test_the_planted_bug_is_found(adapter: str, user_dir: Path) -> None:
     assert len(failed) == 1 and "(wrong)" in failed[0] and shows in failed[0], out
 
 
-def test_fuzz_py_names_its_usage(user_dir: Path) -> None:
-    run = subprocess.run([sys.executable, "fuzz.py"], cwd=user_dir, capture_output=True,
+@pytest.mark.parametrize(("argv", "says"), [
+    ([], "usage: python fuzz.py ADAPTER.py"),
+    (["kernels_decode.py"], "kernels_decode.py declares no CONVENTION"),
+])
+def test_fuzz_py_says_what_is_wrong_in_one_line(argv: list[str], says: str,
+                                                 user_dir: Path) -> None:
+    run = subprocess.run([sys.executable, "fuzz.py", *argv], cwd=user_dir, capture_output=True,
                          text=True, timeout=120)
-    assert run.returncode != 0 and run.stderr.strip().startswith("usage:"), run.stderr
+    assert run.returncode != 0 and run.stderr.strip() == run.stderr.strip().splitlines()[0]
+    assert says in run.stderr, run.stderr

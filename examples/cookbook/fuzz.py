@@ -16,5 +16,8 @@ if __name__ == "__main__":
         sys.exit("usage: python fuzz.py ADAPTER.py [attnfuzz run options]")
     path = Path(sys.argv[1])
     declared = runpy.run_path(str(path))
+    for name in ("CONVENTION", "SUPPORTS"):
+        if not isinstance(declared.get(name), str):
+            sys.exit(f"fuzz.py: {path} declares no {name} (a string)")
     sys.exit(main(["run", "--impl", f"{path}:{path.stem}", "--convention",
                    declared["CONVENTION"], "--supports", declared["SUPPORTS"], *sys.argv[2:]]))
