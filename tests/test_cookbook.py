@@ -119,6 +119,21 @@ def test_the_planted_bug_is_found(adapter: str, user_dir: Path) -> None:
     assert len(failed) == 1 and "(wrong)" in failed[0] and shows in failed[0], out
 
 
+def test_the_decode_adapter_must_refuse_more_than_one_query(user_dir: Path) -> None:
+    # Declared max_sq=1: without its check the adapter answers the first query
+    # of a prefill and drops the rest, an out of the wrong shape.
+    adapter = user_dir / "split_k_decode.py"
+    check = ('    if q.shape[2] != 1:\n        raise ValueError(f"decode only: one query per '
+             'sequence, got Sq={q.shape[2]}")\n')
+    assert check in adapter.read_text()
+    adapter.write_text(adapter.read_text().replace(check, ""))
+    run = _fuzz("split_k_decode.py", user_dir, "--examples", "10", "--dtype", "float32",
+                "--property", "refuses")
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert "broke its contract (contract: out shape)" in out and "Sq=2" in out, out
+
+
 @pytest.mark.parametrize(("argv", "says"), [
     ([], "usage: python fuzz.py ADAPTER.py"),
     (["kernels_decode.py"], "kernels_decode.py declares no CONVENTION"),
