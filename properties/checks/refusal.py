@@ -10,7 +10,9 @@ Outside what it declares, raising is the correct answer; answering is allowed
 only if the answer is right, since a caller who passes an unsupported head
 dim and gets garbage back has no way to tell.  So a case that breaks one
 declared limit passes if the implementation raises, or if every output it
-returns agrees with the oracle; a wrong answer is a ``not refused`` finding.
+returns agrees with the oracle; a wrong answer is a ``not refused`` finding,
+and a malformed one (an out of the wrong shape, say) a ``contract`` finding:
+the call answered, it did not refuse.
 """
 
 from __future__ import annotations
