@@ -32,6 +32,10 @@ import triton
 import triton.language as tl
 
 HEAD_DIMS = (16, 32, 64)
+# The accumulator sums up to MAX_SEQ values of V before it is normalised: over
+# more keys, values near float32's largest overflow it, so longer sequences
+# are refused rather than answered wrongly.
+MAX_SEQ = 48
 DTYPES = (torch.float32, torch.float16)
 LOG2E = 1.4426950408889634
 # Kernels read module globals only as compile-time constants.
@@ -141,6 +145,9 @@ def _check(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dropout_p: float) 
                          f"and {tuple(v.shape)} for q {tuple(q.shape)}")
     if v.shape[1] != k.shape[1]:
         raise ValueError(f"v must have k's sequence length, got {v.shape[1]} and {k.shape[1]}")
+    if max(q.shape[1], k.shape[1]) > MAX_SEQ:
+        raise ValueError(f"q and k must have at most {MAX_SEQ} rows, got {q.shape[1]} and "
+                         f"{k.shape[1]}")
     if dropout_p != 0.0:
         raise ValueError(f"dropout_p must be 0 (no dropout), got {dropout_p}")
 
