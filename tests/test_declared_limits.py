@@ -111,6 +111,22 @@ def test_a_refusal_outside_the_support_is_no_finding(prop):
     assert harness.check(prop, impl.name, AttentionCase(sq=3, sk=8, d=4, dv=4))
 
 
+def decode_first_query(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
+    """A decode kernel that answers each sequence's first query alone, however many come."""
+    return paged_like(q[:, :, :1], k_cache, v_cache, block_table, cache_seqlens, **kw)
+
+
+def test_a_malformed_answer_outside_the_support_is_a_contract_finding():
+    # Out of the wrong shape is an answer, not a refusal: a decode kernel that
+    # drops every query past the first must not pass as refusing Sq=2.
+    impl = implementations.get(f"{HERE}:decode_first_query@paged#max_sq=1")
+    case = AttentionCase(sq=2, sk=5, d=4, dv=4)
+    assert impl.support.admits(case) == "max_sq"
+    with pytest.raises(harness.Finding) as found:
+        harness.check("refuses", impl.name, case)
+    assert found.value.kinds == ["contract"] and "out of shape" in str(found.value)
+
+
 def test_a_relation_that_leaves_the_declared_magnitudes_is_skipped():
     impl = implementations.get(f"{HERE}:refuses_large#max_magnitude=1")
     case = AttentionCase(batch=2, sq=3, sk=5, d=4, dv=4,

@@ -10,7 +10,9 @@ Outside what it declares, raising is the correct answer; answering is allowed
 only if the answer is right, since a caller who passes an unsupported head
 dim and gets garbage back has no way to tell.  So a case that breaks one
 declared limit passes if the implementation raises, or if every output it
-returns agrees with the oracle; a wrong answer is a ``not refused`` finding.
+returns agrees with the oracle; a wrong answer is a ``not refused`` finding,
+and a malformed one (an out of the wrong shape, say) a ``contract`` finding:
+the call answered, it did not refuse.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from attnfuzz.properties.checks.execution import (
 )
 from attnfuzz.properties.checks.oracle import EXPECTED, against_oracle
 from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.implementations.implementation import ContractViolation
 from attnfuzz.properties.model.cases import AttentionCase, Built, Case, build
 from attnfuzz.reference import Verdict, compare
 
@@ -50,6 +53,8 @@ def refused_or_right(
     def run(*args, **kwargs):
         try:
             return impl.run(*args, **kwargs)
+        except ContractViolation:
+            raise  # its convention judged a result it returned: an answer, not a refusal
         except Exception as exc:
             raise _Raised(exc) from exc
 
@@ -151,6 +156,8 @@ def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None
     before = [t.clone() for t in inputs]
     try:
         results = impl.run(*inputs, out, **case.kwargs(), **options)
+    except ContractViolation:
+        raise  # its convention judged a result it returned: an answer, not a refusal
     except Exception as exc:
         error = getattr(exc, "error", exc)  # a harness wrapper holds the implementation's own
         if any(k in str(error) for k in CONTEXT_KILLERS):
