@@ -127,6 +127,15 @@ def test_a_serving_finding_is_dumped_and_replayed(capsys):
     assert "FAIL varlen sequence" in _replayed(capsys, finding.dump)
 
 
+def test_a_varlen_finding_names_the_packed_row_the_function_returned():
+    # Row 3 of the packed output is wrong: whichever sequence holds it, the
+    # finding names out[3, ...] of the (total_q, Hq, Dv) tensor returned.
+    case = AttentionCase(batch=2, hq=2, hkv=2, sq=4, sk=8, d=16, dv=16)
+    finding = _finding("serving", f"{MODULE}:varlen_row_three_wrong@varlen", case)
+    named = re.findall(r"\(packed out\[(\d+), (\d+), (\d+)\]\)", str(finding))
+    assert named and {int(row) for row, _, _ in named} == {3}, str(finding)
+
+
 def _script_output(dump: Path, tmp_path: Path) -> str:
     """The exported script of ``dump`` run in a new process, which must still fail."""
     script = export.export(dump, tmp_path / "repro.py")

@@ -149,3 +149,11 @@ def flash_like_bad_backward(q, k, v, **kw):
 def flash_like_detached(q, k, v, **kw):
     """Declared differentiable, but its out is cut off from autograd."""
     return flash_like(q, k, v, **kw).detach()
+
+
+def varlen_row_three_wrong(*args, **kw):
+    """Right but for the packed output's row 3, one more than it should be."""
+    out = varlen_like(*args, **kw)
+    if out.shape[0] > 3:
+        out[3] += 1.0
+    return out

@@ -186,12 +186,24 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
     for b, sq, sk, is_guard in pieces[1 if empty else 0:]:
         got = out[start:start + sq].transpose(0, 1)[None]
         got_lse = None if lse is None else lse[:, start:start + sq][None]
-        start += sq
         what = (f"varlen guard row after {last}, which no other sequence may write"
                 if is_guard else f"varlen sequence {b + 1} ({sq} x {sk})")
         last = what if not is_guard else last
-        verdicts += alone.verdicts(what, got, got_lse, b, sq, sk, same_tiles)
+        verdicts += [_packed(v, start)
+                     for v in alone.verdicts(what, got, got_lse, b, sq, sk, same_tiles)]
+        start += sq
     return verdicts
+
+
+def _packed(verdict: Verdict, start: int) -> Verdict:
+    """A failing verdict of a sequence's rows (0, head, row, ...) that also
+    names the element of the packed tensors the function returned: out
+    (total_q, Hq, Dv), lse (Hq, total_q)."""
+    if verdict.ok or len(verdict.index) < 3:
+        return verdict
+    _, h, row, *d = verdict.index
+    at = (f"out[{start + row}, {h}, {d[0]}]" if d else f"lse[{h}, {start + row}]")
+    return replace(verdict, check=f"{verdict.check} (packed {at})")
 
 
 def _paged(impl: Implementation, case: AttentionCase, built: Built,
