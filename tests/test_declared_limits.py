@@ -192,3 +192,22 @@ def test_a_backward_refusal_in_a_sequence_is_a_crash_finding():
     with pytest.raises(stateful.StatefulFailure) as found:
         sequence.call(AttentionCase(sq=2, sk=5, d=4, dv=4, backward=True))
     assert found.value.kinds == ["crash"] and "at most 4 keys" in str(found.value)
+
+
+def pages_of_16_or_64(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
+    """A paged function whose kernel is built for pages of 16 or 64 slots only."""
+    if k_cache.shape[1] not in (16, 64):
+        raise ValueError(f"k_cache's page size must be 16 or 64, got {k_cache.shape[1]}")
+    return paged_like(q, k_cache, v_cache, block_table, cache_seqlens, **kw)
+
+
+@pytest.mark.parametrize("prop", ["oracle", "serving"])
+def test_caches_are_made_in_the_declared_page_sizes(prop):
+    impl = implementations.get(f"{HERE}:pages_of_16_or_64@paged#page_sizes=16,64")
+
+    @settings(max_examples=15, deadline=None, database=None)
+    @given(checks.get(prop).cases(impl, "float32"))
+    def run(case):
+        harness.check(prop, impl.name, case)
+
+    run()

@@ -33,7 +33,7 @@ from attnfuzz.properties.checks.execution import bitwise, memory, watched
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import AttentionCase, Built, build
 from attnfuzz.properties.model.layouts import index_view, materialize
-from attnfuzz.properties.model.pages import PAGE_SIZES, paged_cache
+from attnfuzz.properties.model.pages import page_size, paged_cache
 from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
 
 
@@ -225,7 +225,7 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     seqs = _ordered(sorted(seqs, key=lambda s: (s[1], s[0])), case)
     elements, lens = [b for b, _ in seqs], [n for _, n in seqs]
     q, k, v = (built.inputs[r][elements] for r in "qkv")
-    page = PAGE_SIZES[case.values.seed % len(PAGE_SIZES)]
+    page = page_size(case.values.seed, impl.support.page_sizes)
     kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
     serving = case.serving
     kc = materialize(kc, serving.k_cache_layout).tensor

@@ -78,7 +78,10 @@ def imported(name: str) -> Implementation:
 
 def _adapted(name: str, fn: Callable, convention, declared: Support, description: str):
     return Implementation(
-        name, "attention", convention.adapt(fn, name), writes_out=False,
+        name, "attention",
+        # A paged function's cache is made in the page sizes it declares.
+        convention.adapt(fn, name, declared.page_sizes) if convention.pages
+        else convention.adapt(fn, name), writes_out=False,
         description=description, support=declared, expressible=convention.alignments,
         varlen=conventions.packed_call(fn, name) if convention.packs else None,
         paged=conventions.paged_call(fn, name) if convention.pages else None,

@@ -49,7 +49,7 @@ import torch
 
 from attnfuzz.properties.implementations.implementation import ContractViolation, Implementation
 from attnfuzz.properties.model.cases import ALIGNMENTS, Case
-from attnfuzz.properties.model.pages import PAGE_SIZES, paged_cache
+from attnfuzz.properties.model.pages import page_size, paged_cache
 from attnfuzz.reference import Verdict
 
 Adapter = Callable[..., dict[str, torch.Tensor]]
@@ -179,15 +179,17 @@ def paged_call(fn: Callable, what: str) -> Callable[..., tuple]:
     return call
 
 
-def paged_layout(sq: int, sk: int, d: int) -> tuple[int, int]:
+def paged_layout(sq: int, sk: int, d: int,
+                 sizes: tuple[int, ...] | None = None) -> tuple[int, int]:
     """(page size, seed of the page order) of a case's cache under the paged
     convention: they vary with the shapes, so the plain properties meet
-    several; the serving property draws its own."""
+    several (among ``sizes``, those the implementation declares); the serving
+    property draws its own."""
     seed = sk + 7 * sq + 31 * d
-    return PAGE_SIZES[seed % len(PAGE_SIZES)], seed
+    return page_size(seed, sizes), seed
 
 
-def _paged(fn: Callable, what: str) -> Adapter:
+def _paged(fn: Callable, what: str, sizes: tuple[int, ...] | None = None) -> Adapter:
     call = paged_call(fn, what)
 
     def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
@@ -197,7 +199,7 @@ def _paged(fn: Callable, what: str) -> Adapter:
         if not 1 <= q.shape[2] <= sk:
             raise ValueError(f"the paged convention needs 1 <= Sq <= Sk, got Sq={q.shape[2]}, "
                              f"Sk={sk}")
-        page, seed = paged_layout(q.shape[2], sk, k.shape[-1])
+        page, seed = paged_layout(q.shape[2], sk, k.shape[-1], sizes)
         k_cache, v_cache, table = paged_cache(k, v, [sk] * b, page, seed)
         seqlens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
         got, lse = call(q, k_cache, v_cache, table, seqlens, causal=causal, scale=scale,
@@ -229,14 +231,16 @@ class UserLayout:
         """What the user's function calls the tensor (``k_cache`` for a paged k)."""
         return role
 
-    def shape(self, role: str, shape: tuple[int, ...], case: Case) -> tuple[int, ...] | None:
+    def shape(self, role: str, shape: tuple[int, ...], case: Case,
+              sizes: tuple[int, ...] | None = None) -> tuple[int, ...] | None:
+        """The user's shape; ``sizes``: the page sizes the implementation declares."""
         return None
 
     def strides(self, role: str, strides: tuple[int, ...]) -> tuple[int, ...] | None:
         return None
 
-    def index(self, role: str, index: tuple[int, ...], case: Case) -> tuple[tuple[int, ...],
-                                                                            str] | None:
+    def index(self, role: str, index: tuple[int, ...], case: Case,
+              sizes: tuple[int, ...] | None = None) -> tuple[tuple[int, ...], str] | None:
         """(the element's index in the user's tensor, a note on what it is), or None."""
         return None
 
@@ -253,13 +257,13 @@ class HeadsInside(UserLayout):
     def name(self, role: str) -> str | None:
         return None if role == "lse" else "(B, S, H, D)"
 
-    def shape(self, role, shape, case):
+    def shape(self, role, shape, case, sizes=None):
         return self._swapped(role, tuple(shape))
 
     def strides(self, role, strides):
         return self._swapped(role, tuple(strides))
 
-    def index(self, role, index, case):
+    def index(self, role, index, case, sizes=None):
         swapped = self._swapped(role, tuple(index))
         return None if swapped is None else (swapped, "")
 
@@ -276,14 +280,14 @@ class Packed(UserLayout):
             return "(H, total_q)"
         return "(total_k, H, D)" if role in KEY_SIDE else "(total_q, H, D)"
 
-    def shape(self, role, shape, case):
+    def shape(self, role, shape, case, sizes=None):
         if role == "lse" and len(shape) == 3:
             return (shape[1], shape[0] * shape[2])
         if role in ROLES and len(shape) == 4:
             return (shape[0] * shape[2], shape[1], shape[3])
         return None
 
-    def index(self, role, index, case):
+    def index(self, role, index, case, sizes=None):
         n = self._length(role, case)
         if role == "lse" and len(index) == 3:
             b, h, s = index
@@ -304,18 +308,18 @@ class Paged(UserLayout):
     def tensor(self, role):
         return f"{role}_cache" if role in ("k", "v") else role
 
-    def shape(self, role, shape, case):
+    def shape(self, role, shape, case, sizes=None):
         if role not in ("k", "v") or len(shape) != 4:
             return None
-        page, _ = paged_layout(case.sq, case.sk, case.d)
+        page, _ = paged_layout(case.sq, case.sk, case.d, sizes)
         blocks = shape[0] * -(-shape[2] // page) + 1  # the last: a NaN page
         return (blocks, page, shape[1], shape[3])
 
-    def index(self, role, index, case):
+    def index(self, role, index, case, sizes=None):
         if role not in ("k", "v") or len(index) != 4:
             return None
         b, h, j, d = index
-        page, seed = paged_layout(case.sq, case.sk, case.d)
+        page, seed = paged_layout(case.sq, case.sk, case.d, sizes)
         # The table alone, from empty keys: the same pages the call's cache has.
         empty = torch.empty(case.batch, 1, case.sk, 0)
         table = paged_cache(empty, empty, [case.sk] * case.batch, page, seed)[2]
@@ -393,7 +397,7 @@ def where(impl: Implementation, case: Case, role: str, index: tuple[int, ...]) -
     sees it, ``out[0, 2, 1, 14] of its (B, S, H, D) out``; None where the
     function's layout is the harness's."""
     layout = of(impl).layout
-    found = layout.index(role, tuple(index), case)
+    found = layout.index(role, tuple(index), case, impl.support.page_sizes)
     if found is None:
         return None
     at, note = found
@@ -414,7 +418,8 @@ def describe(verdict: Verdict, impl: Implementation, case: Case) -> str:
 def user_index(verdict: Verdict, impl: Implementation, case: Case) -> list[int] | None:
     """A verdict's index in the function's own tensor, for a dump's record."""
     role = role_of(verdict.check, verdict.index) if verdict.index else None
-    found = of(impl).layout.index(role, tuple(verdict.index), case) if role else None
+    found = (of(impl).layout.index(role, tuple(verdict.index), case, impl.support.page_sizes)
+             if role else None)
     return None if found is None else list(found[0])
 
 
@@ -433,7 +438,7 @@ def contract(impl: Implementation, case: Case, result: str, what: str, got: obje
     text = f"{impl.name} returned {result} of {what} {got}, expected {expected}"
     layout = of(impl).layout
     if what == "shape" and isinstance(got, tuple) and isinstance(expected, tuple):
-        theirs = [layout.shape(result, s, case) for s in (got, expected)]
+        theirs = [layout.shape(result, s, case, impl.support.page_sizes) for s in (got, expected)]
         if None not in theirs:
             text = (f"{impl.name} returned {result} of shape {theirs[0]}, expected "
                     f"{theirs[1]} as {layout.name(result)}; in attnfuzz's (B, H, S, D): "

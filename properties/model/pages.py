@@ -14,6 +14,15 @@ import torch
 PAGE_SIZES = (1, 3, 16, 64, 256)
 
 
+def page_size(seed: int, declared: tuple[int, ...] | None = None) -> int:
+    """The page size of a cache made with ``seed``: one of PAGE_SIZES, among
+    those ``declared`` (an implementation's supported sizes) where it says;
+    of the declared ones themselves if none of PAGE_SIZES is among them."""
+    sizes = PAGE_SIZES if declared is None else (
+        tuple(p for p in PAGE_SIZES if p in declared) or tuple(sorted(declared)[:len(PAGE_SIZES)]))
+    return sizes[seed % len(sizes)]
+
+
 def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, seed: int,
                 shared: bool = False) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(k_cache, v_cache, block_table) holding each sequence's first lens[b]

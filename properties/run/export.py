@@ -159,7 +159,7 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     parts = [
         _header(where, record, case, target, name, saved),
         _imports(case, target),
-        _settings(case, target, device),
+        _settings(case, target, device, _page_sizes(impl)),
         _data(saved, expected),
         _INPUTS_CODE,
         _call(case, target),
@@ -402,7 +402,16 @@ def _literal(name: str, value: str, indent: str = "") -> list[str]:
     return [f"{indent}{name} = (", *(f"{indent}    {json.dumps(p)}" for p in pieces), f"{indent})"]
 
 
-def _settings(case: AttentionCase, target: tuple[str, ...], device: str) -> str:
+def _page_sizes(impl: str) -> tuple[int, ...] | None:
+    """The page sizes an implementation's name declares (its ``#SPEC``), if any."""
+    from attnfuzz.properties.implementations import support
+
+    spec = impl.partition("#")[2]
+    return support.parse(spec).page_sizes if spec else None
+
+
+def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
+              sizes: tuple[int, ...] | None = None) -> str:
     alignment = {
         "bottom_right": "query i sees key j iff j <= i + (Sk - Sq)",
         "top_left": "query i sees key j " + _keep("iff j <= i"),
@@ -433,7 +442,7 @@ def _settings(case: AttentionCase, target: tuple[str, ...], device: str) -> str:
             *_literal("FUNCTION", target[2]),
         ]
         if target[3] == "paged":
-            page, seed = conventions.paged_layout(case.sq, case.sk, case.d)
+            page, seed = conventions.paged_layout(case.sq, case.sk, case.d, sizes)
             lines += [f"PAGE = {page}  # slots per page of the cache, and the seed of their order",
                       f"PAGE_SEED = {seed}"]
     return "\n".join(lines)
