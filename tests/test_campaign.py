@@ -314,3 +314,15 @@ def test_keep_going_counts_each_bug_once_and_dumps_one_case_per_bug(
     cases = [json.loads((d / "case.json").read_text())["case"] for d in found]
     assert {c["m"] > 16 for c in cases} == {True, False}, cases  # both bugs
     assert "found again, not dumped twice" in out, out
+
+
+def test_keep_going_tells_findings_apart_by_kind_and_leaves_built_in_errors_be():
+    from attnfuzz.properties.run import harness, worker
+
+    wrong = harness.Finding("x", ["wrong"], checks=["out"])
+    memory = harness.Finding("y", ["memory"], checks=["input a modified"])
+    bare = AssertionError("z")  # a built-in type, which cannot be retyped
+    for exc in (wrong, memory, bare):
+        worker._tell_apart(exc)
+    assert type(wrong) is not type(memory) and isinstance(wrong, harness.Finding)
+    assert type(bare) is AssertionError

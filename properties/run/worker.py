@@ -258,9 +258,7 @@ class Worker:
                 failing.append(case)
                 exc.drawn = case  # each failure's own case, when Hypothesis reports several
                 if v.keep_going:
-                    # Hypothesis tells failures apart by exception type: one per kind of
-                    # failure, so that shrinking one never slips into another already found.
-                    exc.__class__ = _origin(type(exc), _bug_key(exc))
+                    _tell_apart(exc)
                 raise
             if not failing:
                 v.seen.add(sig)
@@ -402,6 +400,16 @@ def _origin(base: type, key: tuple) -> type:
     if (base, key) not in _ORIGINS:
         _ORIGINS[base, key] = type(base.__name__, (base,), {"__module__": base.__module__})
     return _ORIGINS[base, key]
+
+
+def _tell_apart(exc: BaseException) -> None:
+    """Give ``exc`` a type of its own kind of failure: Hypothesis tells failures
+    apart by exception type, so shrinking one never slips into another already
+    found.  A built-in exception's type cannot be changed: it stays one kind."""
+    try:
+        exc.__class__ = _origin(type(exc), _bug_key(exc))
+    except TypeError:
+        pass
 
 
 def _over(v: Visit, generated: int) -> bool:
