@@ -198,8 +198,8 @@ def test_the_command_never_imports_pytest(tmp_path):
     blocked = ("import sys; sys.modules['pytest'] = None; "
                "from attnfuzz.properties.run import cli; sys.exit(cli.main(sys.argv[1:]))")
     proc = subprocess.run(
-        [sys.executable, "-c", blocked, "run", *TINY, "--examples", "1", "--dump-dir",
-         str(tmp_path)],
+        [sys.executable, "-c", blocked, "run", *TINY, "--examples", "1", "--seed", "1",
+         "--dump-dir", str(tmp_path)],
         env={**os.environ, "OMP_NUM_THREADS": "1"}, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -470,7 +470,7 @@ def test_the_command_runs_without_pytest(bare: Fresh, tmp_path: Path) -> None:
     assert probe.returncode == 1, probe.stdout + probe.stderr
     assert "No module named 'pytest'" in probe.stderr, probe.stderr
     argv = [str(bare.scripts / "attnfuzz"), "run", "--impl", "matmul", "--dtype", "float32",
-            "--examples", "1"]
+            "--examples", "1", "--seed", "1"]
     env = {**_env(bare), "OMP_NUM_THREADS": "1"}
     assert not tmp_path.resolve().is_relative_to(ROOT)  # no checkout to import from
     done = _run(argv, "attnfuzz run in a venv without pytest", env=env, cwd=tmp_path)

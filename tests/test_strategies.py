@@ -165,6 +165,20 @@ def test_the_whole_case_space_is_reached():
     assert seen["long"] and True in seen["decode_sk"]
 
 
+@FAST
+@given(st.sampled_from([torch.float32, torch.bfloat16]), st.integers(1, 2000),
+       st.integers(0, 2**16))
+def test_near_max_values_keep_an_online_softmax_accumulator_finite(dtype, sk, seed):
+    # An online softmax sums exp(l - running max) v_j, every weight <= 1,
+    # before it normalises: the accumulator of a correct kernel reaches
+    # sum_j |v_j|, which must stay finite for the family's premise (a correct
+    # result is finite) to hold; and the values must stay near the range.
+    v = generate((1, 1, sk, 16), dtype, Values("near_max", 1.0, seed), "v")
+    largest = torch.finfo(dtype).max
+    assert float(v.abs().sum(dim=-2).max()) < largest / 4
+    assert float(v.abs().max()) > largest / (64 * sk)
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_values_do_not_depend_on_the_thread_count(family):
     # Spikes drawn at a repeated position were written by whichever thread came

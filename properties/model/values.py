@@ -87,10 +87,13 @@ def generate(
             flat[hit] = (sign * 30 * s)[last[hit]]
     elif fam == "near_max":
         if role in ("v", "b", "x"):
-            # fp32 computations must not overflow: softmax scales x by up to 4
-            # and attention sums up to 1 + eps of v.  fp16's maximum is
-            # harmless in fp32; bf16 shares fp32's range, so it is held back too.
-            big = info.max * 0.9 if dtype == torch.float16 else info.max / 16
+            # fp32 computations must not overflow: softmax scales x by up to 4,
+            # and an online softmax sums P V before normalising, each weight
+            # exp(l - running max) <= 1, so its accumulator reaches Sk max|v|
+            # (v is (..., Sk, Dv)).  fp16's maximum times any Sk is harmless in
+            # fp32; bf16 shares fp32's range, so it is held back too.
+            rows = shape[-2] if role == "v" and len(shape) >= 2 else 1
+            big = info.max * 0.9 if dtype == torch.float16 else info.max / (16 * max(rows, 1))
             x = (torch.rand(shape, generator=gen, dtype=torch.float64) * 0.5 + 0.5) * big
             x = x * (torch.randint(0, 2, shape, generator=gen).double() * 2 - 1)
         else:
