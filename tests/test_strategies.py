@@ -11,6 +11,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument, NoSuchExample
 
+from attnfuzz.properties import outside_support
 from attnfuzz.properties import strategies as S
 from attnfuzz.properties.implementations import Support
 from attnfuzz.properties.model.layouts import Layout
@@ -196,7 +197,7 @@ def test_values_do_not_depend_on_the_thread_count(family):
 
 @FAST
 @given(S.attention_cases(keys_cover_queries=True),
-       S.outside(Support(max_seq=40, cross=True, gqa=False), "float32",
+       outside_support.outside(Support(max_seq=40, cross=True, gqa=False), "float32",
                  keys_cover_queries=True))
 def test_keys_cover_queries_holds_inside_and_just_outside_a_support(case, broken):
     # A paged call's queries are its last keys' tokens.

@@ -16,7 +16,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 
-from attnfuzz.properties import checks, implementations, strategies
+from attnfuzz.properties import checks, implementations, outside_support, strategies
 from attnfuzz.properties.implementations.support import Support, parse
 from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.model.layouts import named
@@ -57,10 +57,10 @@ def test_every_drawn_case_is_inside_the_support():
     drawn()
 
 
-@pytest.mark.parametrize("limit", strategies.broken_limits(NARROW))
+@pytest.mark.parametrize("limit", outside_support.broken_limits(NARROW))
 def test_each_outside_case_breaks_the_declared_limit_it_names(limit):
     @settings(max_examples=15, deadline=None, database=None)
-    @given(strategies.outside(NARROW, "float32", limits=(limit,)))
+    @given(outside_support.outside(NARROW, "float32", limits=(limit,)))
     def drawn(case):
         assert NARROW.admits(case) == limit, case
 
@@ -69,9 +69,9 @@ def test_each_outside_case_breaks_the_declared_limit_it_names(limit):
 
 def test_the_refusal_property_breaks_every_limit_it_can():
     # bfloat16 is no refusal test on the interpreter (its arithmetic is wrong there).
-    assert set(strategies.broken_limits(NARROW)) >= {
+    assert set(outside_support.broken_limits(NARROW)) >= {
         "head_dim", "gqa", "causal alignment", "sq != sk", "layout", "max_seq"}
-    assert "max_magnitude" not in strategies.OUTSIDE  # outside it, overflow is no finding
+    assert "max_magnitude" not in outside_support.OUTSIDE  # outside it, overflow is no finding
 
 
 def test_no_limit_means_no_refusal_property():
@@ -280,10 +280,10 @@ def test_a_draw_at_a_limits_edge_is_moved_inside_it(limit):
                          ids=[*LIMITS, "default scale"])
 def test_a_declared_limit_is_refused_just_outside(limit, spec, fn):
     support, impl = _limited(spec, fn)
-    assert limit in strategies.broken_limits(support)
+    assert limit in outside_support.broken_limits(support)
 
     @settings(max_examples=6, deadline=None, database=None)
-    @given(strategies.outside(support, "float32", limits=(limit,)))
+    @given(outside_support.outside(support, "float32", limits=(limit,)))
     def drawn(case):
         assert support.admits(case) == limit, case
         bad = checks.failures(checks.get("refuses").run(impl, case))
@@ -295,11 +295,11 @@ def test_a_declared_limit_is_refused_just_outside(limit, spec, fn):
 def test_a_limit_of_lengths_stays_expressible_where_keys_cover_queries():
     # A paged call's queries are its last keys: Sq <= Sk, so no Sk of 0 to refuse.
     support = parse("max_sq=2;min_sk=1;sk_multiple=4")
-    assert "min_sk" not in strategies.broken_limits(support, keys_cover_queries=True)
-    assert "min_sk" in strategies.broken_limits(support)
+    assert "min_sk" not in outside_support.broken_limits(support, keys_cover_queries=True)
+    assert "min_sk" in outside_support.broken_limits(support)
 
     @settings(max_examples=20, deadline=None, database=None)
-    @given(strategies.outside(support, "float32", keys_cover_queries=True))
+    @given(outside_support.outside(support, "float32", keys_cover_queries=True))
     def drawn(case):
         assert 1 <= case.sq <= case.sk and support.admits(case) in ("max_sq", "sk_multiple",
                                                                     "dtype"), case

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from attnfuzz.properties import backend, implementations, strategies
+from attnfuzz.properties import backend, implementations, outside_support, strategies
 from attnfuzz.properties.checks import stateful
 from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, execute, failures, worst
@@ -207,10 +207,10 @@ PROPERTIES: dict[str, Property] = {
         Property(
             "refuses", ("attention",), lambda i, c, b, o: refused_or_right(i, c, b),
             "a case just outside the declared support is refused, or answered right",
-            only=lambda impl: bool(strategies.broken_limits(
+            only=lambda impl: bool(outside_support.broken_limits(
                 impl.support, impl.expressible, keys_cover_queries=impl.new_tokens)),
             judges_refusals=True,
-            draws=lambda impl, dtype, max_len: strategies.outside(
+            draws=lambda impl, dtype, max_len: outside_support.outside(
                 impl.support, dtype, expressible=impl.expressible, max_seq=max_len,
                 keys_cover_queries=impl.new_tokens),
         ),

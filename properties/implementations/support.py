@@ -2,7 +2,7 @@
 
 A ``Support`` bounds the case space an implementation is fuzzed on: the
 harness draws only cases it ``admits``, and separately draws cases just
-outside it (one declared limit broken at a time, ``strategies.outside``),
+outside it (one declared limit broken at a time, ``outside_support.outside``),
 which the implementation must refuse with an exception or answer correctly.
 A kernel that silently returns garbage for a head dim it does not support is
 a finding; one that raises is behaving as declared.
