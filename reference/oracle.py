@@ -11,24 +11,33 @@ from __future__ import annotations
 import torch
 
 
+def offset(m: int, n: int, alignment: str) -> int:
+    """The causal diagonal's offset o: query i of m sits at key i + o of n."""
+    if alignment not in ("bottom_right", "top_left"):
+        raise ValueError(f"alignment must be 'bottom_right' or 'top_left', got {alignment!r}")
+    return n - m if alignment == "bottom_right" else 0
+
+
+def sees(ahead, causal: bool, window):
+    """Elementwise on ``ahead`` = j - (i + o): whether the query sees the key.
+    j <= i + o (causal); i + o - left <= j <= i + o + right within a window
+    (left, right), a side of None unlimited."""
+    left, right = window or (None, None)
+    seen = ahead <= 0 if causal else ahead == ahead
+    if left is not None:
+        seen = seen & (ahead >= -left)
+    if right is not None:
+        seen = seen & (ahead <= right)
+    return seen
+
+
 def visible(
     m: int, n: int, alignment: str = "bottom_right", *, causal: bool = True, window=None,
     device: torch.device | str | None = None,
 ) -> torch.Tensor:
-    """(m, n) bool on ``device``: query i sees key j iff j <= i + o (causal) and, with a
-    window (left, right), i + o - left <= j <= i + o + right; o = n - m (bottom_right) or 0."""
-    if alignment not in ("bottom_right", "top_left"):
-        raise ValueError(f"alignment must be 'bottom_right' or 'top_left', got {alignment!r}")
-    shift = n - m if alignment == "bottom_right" else 0
+    """(m, n) bool on ``device``: whether query i sees key j (``sees``)."""
     rows, cols = torch.arange(m, device=device), torch.arange(n, device=device)
-    ahead = cols.unsqueeze(0) - rows.unsqueeze(1) - shift  # j - (i + o)
-    left, right = window or (None, None)
-    seen = (ahead <= 0) if causal else torch.ones(m, n, dtype=torch.bool, device=device)
-    if left is not None:
-        seen &= ahead >= -left
-    if right is not None:
-        seen &= ahead <= right
-    return seen
+    return sees(cols.unsqueeze(0) - rows.unsqueeze(1) - offset(m, n, alignment), causal, window)
 
 
 def matmul(a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0) -> torch.Tensor:

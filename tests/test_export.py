@@ -13,6 +13,7 @@ on the CPU, and from a crashing function.  Cases are fixed; their values come fr
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import runpy
 import shutil
@@ -32,6 +33,7 @@ from attnfuzz.properties.model.cases import AttentionCase, MatmulCase, with_inpu
 from attnfuzz.properties.model.layouts import named
 from attnfuzz.properties.model.values import Values
 from attnfuzz.properties.run import cli, export, harness
+from attnfuzz.reference import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = "tests.user_attention"
@@ -399,6 +401,8 @@ def test_a_windowed_sdpa_dump_runs_its_window(tmp_path, name):
     text = _export(dump, script)
     window = f"WINDOW = {case.window!r}"
     assert window in text and "sliding window" in _prose(text)
+    # The script's mask is the oracle's rule, embedded from its source: one rule.
+    assert inspect.getsource(oracle.sees) in text and inspect.getsource(oracle.offset) in text
     run = _run(script, tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "agrees with the embedded one" in run.stdout and "OK: within bound" in run.stdout

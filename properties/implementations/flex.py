@@ -61,6 +61,7 @@ import warnings
 import torch
 
 from attnfuzz.properties.implementations.implementation import Implementation, Support
+from attnfuzz.reference import oracle
 
 # The compiled kernel's head dims (``tl.dot`` needs 16): those the strategies
 # draw from 16 up, and 256.
@@ -90,17 +91,10 @@ def _compiled():
 @functools.lru_cache(maxsize=256)
 def _block_mask(sq: int, sk: int, alignment: str, device: torch.device, causal: bool = True,
                 window: tuple | None = None):
-    shift = sk - sq if alignment == "bottom_right" else 0
-    left, right = window or (None, None)
+    shift = oracle.offset(sq, sk, alignment)
 
-    def visible(b, h, q_idx, kv_idx):
-        rel = kv_idx - q_idx - shift  # j - (i + o)
-        seen = rel <= 0 if causal else rel == rel
-        if left is not None:
-            seen = seen & (rel >= -left)
-        if right is not None:
-            seen = seen & (rel <= right)
-        return seen
+    def visible(b, h, q_idx, kv_idx):  # the oracle's rule, as a mask_mod
+        return oracle.sees(kv_idx - q_idx - shift, causal, window)
 
     return _flex.create_block_mask(visible, None, None, sq, sk, device=device)
 

@@ -26,6 +26,7 @@ from dataclasses import replace
 import torch
 
 from attnfuzz.properties.implementations.implementation import Implementation, Support
+from attnfuzz.reference import oracle
 
 BACKENDS = {
     "sdpa_math": "MATH",
@@ -43,18 +44,8 @@ SUPPORT = {"sdpa_math": Support(backward=True, windows=True), "sdpa_flash": SIXT
 
 
 def window_mask(sq: int, sk: int, causal: bool, alignment: str, window, device) -> torch.Tensor:
-    """(Sq, Sk) bool, True where query i may see key j: with o the alignment's
-    offset, i + o - left <= j <= i + o + right, and j <= i + o if causal."""
-    o = sk - sq if alignment == "bottom_right" else 0
-    rel = (torch.arange(sk, device=device)[None, :] - torch.arange(sq, device=device)[:, None]
-           - o)  # j - (i + o)
-    left, right = window
-    seen = rel <= 0 if causal else torch.ones_like(rel, dtype=torch.bool)
-    if left is not None:
-        seen = seen & (rel >= -left)
-    if right is not None:
-        seen = seen & (rel <= right)
-    return seen
+    """(Sq, Sk) bool, True where query i may see key j: the oracle's rule."""
+    return oracle.visible(sq, sk, alignment, causal=causal, window=window, device=device)
 
 
 def _runner(name: str):
