@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
 from attnfuzz.properties import checks, implementations
-from attnfuzz.properties.checks import stateful
+from attnfuzz.properties.checks import neighbours, stateful
 from attnfuzz.properties.implementations import Support
 from attnfuzz.properties.model.cases import AttentionCase
 from tests.user_attention import mine
@@ -306,9 +306,9 @@ def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes_but_the_batc
     # 16-byte boundary, by way of the boundary where it was drawn off one.
     moved = [other for other in swept if other.layouts() != case.layouts()]
     role = next(r for r, lay in moved[-1].layouts().items() if lay != case.layouts()[r])
-    assert stateful.start_byte(moved[-1], role) % 16 == 8
-    if stateful.start_byte(case, role) % 16:
-        assert len(moved) == 2 and stateful.start_byte(moved[0], role) % 16 == 0
+    assert neighbours.start_byte(moved[-1], role) % 16 == 8
+    if neighbours.start_byte(case, role) % 16:
+        assert len(moved) == 2 and neighbours.start_byte(moved[0], role) % 16 == 0
     else:
         assert len(moved) == 1
     assert len(swept) == sum(k is not None for k in kinds) - 1 + len(moved)
