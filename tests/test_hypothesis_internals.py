@@ -9,7 +9,7 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import engine
 
-from attnfuzz.properties.run import hypothesis_internals
+from attnfuzz.properties import hypothesis_internals
 
 
 @pytest.fixture
@@ -55,3 +55,57 @@ def test_bounding_twice_keeps_the_last_limit_and_one_message(capsys, unbound):
     out, err = capsys.readouterr()
     assert (out + err).count("attnfuzz: shrinking stopped") == 1, out + err
     assert "(0.3 s)" in out + err, out + err
+
+
+def _first_draws() -> list[int]:
+    seen: list[int] = []
+
+    @settings(max_examples=3, database=None, phases=(Phase.generate,))
+    @given(st.integers(0, 2**30))
+    def draws(x: int) -> None:
+        seen.append(x)
+
+    draws()
+    return seen
+
+
+def test_a_forced_global_seed_fixes_every_tests_draws(monkeypatch):
+    import hypothesis.core
+
+    monkeypatch.setattr(hypothesis.core, "global_force_seed", hypothesis.core.global_force_seed)
+    hypothesis_internals.force_global_seed(1234)
+    assert hypothesis_internals.global_seed() == 1234
+    first = _first_draws()
+    assert _first_draws() == first
+    hypothesis_internals.force_global_seed(4321)
+    assert _first_draws() != first
+
+
+def test_the_current_profile_is_the_one_loaded():
+    before = hypothesis_internals.current_profile()
+    settings.register_profile("attnfuzz-internals-probe", max_examples=7)
+    try:
+        settings.load_profile("attnfuzz-internals-probe")
+        assert hypothesis_internals.current_profile() == "attnfuzz-internals-probe"
+        assert settings.default.max_examples == 7
+    finally:
+        settings.load_profile(before)
+
+
+def test_the_reproduce_blob_decodes_to_the_running_examples_choices():
+    from hypothesis.control import current_build_context
+    from hypothesis.core import decode_failure
+
+    seen: list[tuple] = []
+
+    @settings(max_examples=2, database=None, phases=(Phase.generate,))
+    @given(st.integers(0, 100))
+    def probe(x: int) -> None:
+        context = current_build_context()
+        seen.append((hypothesis_internals.reproduce_blob(context), context.data.choices))
+
+    probe()
+    assert seen
+    for blob, choices in seen:
+        assert isinstance(blob, str), "this Hypothesis has no reproduce blob"
+        assert tuple(decode_failure(blob.encode("ascii"))) == tuple(choices)

@@ -67,7 +67,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from attnfuzz.properties import backend
+from attnfuzz.properties import backend, hypothesis_internals
 from attnfuzz.properties.checks.execution import (
     bitwise,
     context_killer,
@@ -504,7 +504,7 @@ def run(
     failure's command to draw them again."""
     __tracebackhide__ = True
     cls = machine(impl_name, dtype, repeats=repeats, reset=reset, sweeps=sweeps, cases=cases)
-    chosen = seed if seed is not None else _global_seed()
+    chosen = seed if seed is not None else hypothesis_internals.global_seed()
     cls.dump_seed = chosen
     cls.reproduce = (
         f"attnfuzz.properties.checks.run_stateful({impl_name!r}, {dtype!r}, "
@@ -588,8 +588,6 @@ def write_sequence_dump(
 
     Strict JSON: non-finite numbers are the strings "inf", "-inf" and "nan",
     as in the harness's ``case.json``."""
-    import hypothesis.core
-
     short = re.sub(r"[^A-Za-z0-9_.-]+", "_", sequence.impl_name.partition("#")[0]
                    .rsplit("/", 1)[-1])[-60:]
     base = Path(root or dump_root()).resolve()
@@ -608,7 +606,7 @@ def write_sequence_dump(
         "kinds": failure.kinds,
         "diagnosis": [v.as_dict() for v in failure.verdicts],
         "pytest_nodeid": nodeid or None,
-        "hypothesis_seed": hypothesis.core.global_force_seed if seed is None else seed,
+        "hypothesis_seed": hypothesis_internals.global_seed() if seed is None else seed,
         "reproduce": reproduce,
         "replay": replay_command(path),
         "versions": backend.versions(),
@@ -629,12 +627,6 @@ def _with_dump(failure: StatefulFailure, path: Path) -> StatefulFailure:
         failure.kinds, failure.steps, failure.verdicts)
     dumped.message, dumped.dump, dumped.refusal = failure.message, path, failure.refusal
     return dumped
-
-
-def _global_seed() -> object:
-    import hypothesis.core
-
-    return hypothesis.core.global_force_seed
 
 
 def _first_line(error: BaseException) -> str:

@@ -296,7 +296,7 @@ Round = tuple[str, str, str]  # (implementation, dtype, property)
 
 
 def _bound_shrinking(seconds: float) -> None:
-    from attnfuzz.properties.run import hypothesis_internals
+    from attnfuzz.properties import hypothesis_internals
 
     try:
         hypothesis_internals.bound_shrinking(seconds)

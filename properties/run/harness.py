@@ -34,7 +34,7 @@ from pathlib import Path
 
 import torch
 
-from attnfuzz.properties import backend, checks
+from attnfuzz.properties import backend, checks, hypothesis_internals
 from attnfuzz.properties.checks.execution import (
     UnsafeRun,
     classify,
@@ -363,16 +363,6 @@ def _dump_lines(path: Path) -> list[str]:
     return [f"  dump: {path}", f"  replay: attnfuzz replay {shlex.quote(str(path))}"]
 
 
-def _blob(context) -> str | None:
-    """Hypothesis' reproduce blob for the running example, if this version exposes it."""
-    try:
-        from hypothesis.core import encode_failure
-
-        return encode_failure(context.data.choices).decode("ascii")
-    except Exception:  # pragma: no cover - depends on Hypothesis internals
-        return None
-
-
 def write_dump(
     prop: str,
     impl_name: str,
@@ -398,8 +388,6 @@ def write_dump(
     verdict's record gives its index in the function's own layout too
     (``user_index``), where that differs from attnfuzz's.
     """
-    import hypothesis.core
-
     # A campaign run inside pytest is still a campaign, not the test around it.
     nodeid = "" if campaign else os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
     def clean(text: str) -> str:
@@ -413,7 +401,7 @@ def write_dump(
     if campaign is not None:
         seed, reproduce = campaign.seed, campaign.reproduce
     else:
-        seed = hypothesis.core.global_force_seed
+        seed = hypothesis_internals.global_seed()
         reproduce = f"pytest '{nodeid}' --hypothesis-seed={seed} -p no:xdist" if nodeid else None
     record = {
         "property": prop,
@@ -424,7 +412,8 @@ def write_dump(
         "pytest_nodeid": nodeid or None,
         "hypothesis_seed": seed,
         "campaign_seed": campaign.campaign_seed if campaign else None,
-        "reproduce_blob": _blob(context) if context is not None else None,
+        "reproduce_blob": (hypothesis_internals.reproduce_blob(context)
+                           if context is not None else None),
         "reproduce": reproduce,
         "versions": backend.versions(),
         "diagnosis": [_diagnosis(v, impl_name, case) for v in failures],

@@ -35,7 +35,7 @@ import shlex
 import time
 from collections.abc import Callable
 
-from attnfuzz.properties import backend
+from attnfuzz.properties import backend, hypothesis_internals
 from attnfuzz.properties.run import load_package
 
 # Import time is before the test modules are collected: the earliest there is.
@@ -127,8 +127,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 # pytest_configure, so the profiles must be registered before it runs.
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    import hypothesis.core
-
     if _BACKEND_ERROR:
         raise pytest.UsageError(f"attnfuzz: {_BACKEND_ERROR}")
     register_profiles()
@@ -146,7 +144,7 @@ def pytest_configure(config: pytest.Config) -> None:
         seed = str(seed) if seed is not None else str(random.SystemRandom().randrange(2**32))
     config.option.hypothesis_seed = seed
     config.attnfuzz_seed = seed  # type: ignore[attr-defined]
-    hypothesis.core.global_force_seed = int(seed) if seed.isdigit() else seed
+    hypothesis_internals.force_global_seed(int(seed) if seed.isdigit() else seed)
     if BACKEND:
         load_package()
 
@@ -169,13 +167,13 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     return [
         backend.describe(),
         *bound,
-        f"attnfuzz: hypothesis profile {settings.default._current_profile}, "  # type: ignore[attr-defined]
+        f"attnfuzz: hypothesis profile {hypothesis_internals.current_profile()}, "
         f"seed {config.attnfuzz_seed} (rerun with --hypothesis-seed={config.attnfuzz_seed})",
     ]
 
 
 def reproduce_command(config: pytest.Config, nodeid: str) -> str:
-    profile = settings.default._current_profile  # type: ignore[attr-defined]
+    profile = hypothesis_internals.current_profile()
     return (
         f"pytest {shlex.quote(nodeid)} --hypothesis-seed={config.attnfuzz_seed} "
         f"--hypothesis-profile={profile} -p no:xdist"

@@ -468,7 +468,7 @@ def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     import torch
 
-    from attnfuzz.properties.run import hypothesis_internals
+    from attnfuzz.properties import hypothesis_internals
 
     # Each worker's torch (the float64 oracle on the CPU) gets its share of the
     # host's cores.  On the interpreter that is one: a forked child must not

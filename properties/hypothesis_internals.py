@@ -45,3 +45,39 @@ def _rewording(report: Callable[[str], None], seconds: float) -> Callable[[str],
 
     reworded.attnfuzz_original = report  # type: ignore[attr-defined]
     return reworded
+
+
+def global_seed() -> object:
+    """The seed every test of this run is forced to (``--hypothesis-seed``), or None.
+    Hypothesis keeps it as a module global of its core, read when a test starts."""
+    import hypothesis.core
+
+    return hypothesis.core.global_force_seed
+
+
+def force_global_seed(seed: int | str | None) -> None:
+    """Force every Hypothesis test of this process to ``seed`` (what
+    ``--hypothesis-seed`` does; the plugin sets it for every xdist worker)."""
+    import hypothesis.core
+
+    if not hasattr(hypothesis.core, "global_force_seed"):
+        raise ValueError("this Hypothesis version keeps no global_force_seed")
+    hypothesis.core.global_force_seed = seed
+
+
+def current_profile() -> str:
+    """The name of the settings profile loaded (``--hypothesis-profile``)."""
+    from hypothesis import settings
+
+    return settings.default._current_profile  # type: ignore[attr-defined]
+
+
+def reproduce_blob(context) -> str | None:
+    """Hypothesis' reproduce blob (``@reproduce_failure``) for the example a
+    running test's ``context`` holds, or None where this version has none."""
+    try:
+        from hypothesis.core import encode_failure
+
+        return encode_failure(context.data.choices).decode("ascii")
+    except Exception:  # pragma: no cover - depends on Hypothesis internals
+        return None
