@@ -163,7 +163,7 @@ def _length_breaks(s: Support, name: str, c: AttentionCase, cover: bool = False
             if not 1 <= sq <= sk:
                 continue
         broken = replace(c, sq=sq, sk=sk)
-        if s.admits(broken) == name:
+        if s.first_broken_limit(broken) == name:
             found.append(broken)
     return found
 

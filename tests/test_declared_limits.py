@@ -105,7 +105,7 @@ def test_a_refusal_inside_the_support_is_a_crash_finding(prop):
 @pytest.mark.parametrize("prop", ["oracle", "metamorphic"])
 def test_a_refusal_outside_the_support_is_no_finding(prop):
     impl = implementations.get(f"{HERE}:refuses_long#max_seq=8")
-    assert impl.support.admits(LONG) == "max_seq"
+    assert impl.support.first_broken_limit(LONG) == "max_seq"
     assert harness.check(prop, impl.name, LONG) == []
     # Within it, the same property judges as usual.
     assert harness.check(prop, impl.name, AttentionCase(sq=3, sk=8, d=4, dv=4))
@@ -121,7 +121,7 @@ def test_a_malformed_answer_outside_the_support_is_a_contract_finding():
     # drops every query past the first must not pass as refusing Sq=2.
     impl = implementations.get(f"{HERE}:decode_first_query@paged#max_sq=1")
     case = AttentionCase(sq=2, sk=5, d=4, dv=4)
-    assert impl.support.admits(case) == "max_sq"
+    assert impl.support.first_broken_limit(case) == "max_sq"
     with pytest.raises(harness.Finding) as found:
         harness.check("refuses", impl.name, case)
     assert found.value.kinds == ["contract"] and "out of shape" in str(found.value)
@@ -154,7 +154,8 @@ def test_a_sequence_steps_only_to_neighbours_the_support_admits(monkeypatch):
     picks = [0] * len(stateful.NEIGHBOURS)
     assert any(c.batch > 1 for c in stateful.sweep_of(base, impl, picks))
     # A limit no neighbour knows of (as a declared one may be): one batch element.
-    monkeypatch.setattr(Support, "admits", lambda self, c: "batch" if c.batch > 1 else None)
+    monkeypatch.setattr(Support, "first_broken_limit",
+                        lambda self, c: "batch" if c.batch > 1 else None)
     made = stateful.sweep_of(base, impl, picks)
     assert made and all(c.batch == 1 for c in made), made
 

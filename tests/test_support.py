@@ -51,7 +51,7 @@ def test_every_drawn_case_is_inside_the_support():
     @settings(max_examples=80, deadline=None, database=None)
     @given(checks.get("oracle").cases(impl, "float32"))
     def drawn(case):
-        assert NARROW.admits(case) is None, (NARROW.admits(case), case)
+        assert NARROW.first_broken_limit(case) is None, (NARROW.first_broken_limit(case), case)
         assert max(abs(case.values.limit or math.inf), 0) <= 20.0
 
     drawn()
@@ -62,7 +62,7 @@ def test_each_outside_case_breaks_the_declared_limit_it_names(limit):
     @settings(max_examples=15, deadline=None, database=None)
     @given(outside_support.outside(NARROW, "float32", limits=(limit,)))
     def drawn(case):
-        assert NARROW.admits(case) == limit, case
+        assert NARROW.first_broken_limit(case) == limit, case
 
     drawn()
 
@@ -225,7 +225,8 @@ def wrong_off_sixteens(q, k, v, **kw):
     return _off_where(any(x % 16 or x > 64 for x in (d, dv)), q, k, v, **kw)
 
 
-# limit (as ``admits`` names it) -> (spec declaring it, the function wrong just outside it)
+# limit (as ``first_broken_limit`` names it) -> (spec declaring it, the function
+# wrong just outside it)
 LIMITS = {
     "non-causal": ("causal=only", "wrong_unless_causal"),
     "max_sq": ("max_sq=1", "wrong_past_one_query"),
@@ -256,7 +257,7 @@ def test_a_declared_limit_is_never_drawn_outside(spec, fn):
     @settings(max_examples=60, deadline=None, database=None)
     @given(checks.get("oracle").cases(impl, "float32"))
     def drawn(case):
-        assert support.admits(case) is None, (support.admits(case), case)
+        assert support.first_broken_limit(case) is None, (support.first_broken_limit(case), case)
         assert not checks.failures(checks.get("oracle").run(impl, case)), case
 
     drawn()
@@ -271,7 +272,7 @@ def test_a_draw_at_a_limits_edge_is_moved_inside_it(limit):
         case = AttentionCase(sq=sq, sk=sk, scale=scale, k_layout=named("bshd"))
         for cover in (False, True):
             moved = strategies.inside(case, support, keys_cover_queries=cover)
-            assert support.admits(moved) is None, (moved, case)
+            assert support.first_broken_limit(moved) is None, (moved, case)
             assert not cover or 1 <= moved.sq <= moved.sk
 
 
@@ -285,7 +286,7 @@ def test_a_declared_limit_is_refused_just_outside(limit, spec, fn):
     @settings(max_examples=6, deadline=None, database=None)
     @given(outside_support.outside(support, "float32", limits=(limit,)))
     def drawn(case):
-        assert support.admits(case) == limit, case
+        assert support.first_broken_limit(case) == limit, case
         bad = checks.failures(checks.get("refuses").run(impl, case))
         assert bad and bad[0].kind == "not refused" and limit in bad[0].check, (bad, case)
 
@@ -301,8 +302,8 @@ def test_a_limit_of_lengths_stays_expressible_where_keys_cover_queries():
     @settings(max_examples=20, deadline=None, database=None)
     @given(outside_support.outside(support, "float32", keys_cover_queries=True))
     def drawn(case):
-        assert 1 <= case.sq <= case.sk and support.admits(case) in ("max_sq", "sk_multiple",
-                                                                    "dtype"), case
+        broken = support.first_broken_limit(case)
+        assert 1 <= case.sq <= case.sk and broken in ("max_sq", "sk_multiple", "dtype"), case
 
     drawn()
 

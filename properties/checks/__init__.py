@@ -134,7 +134,7 @@ def _marked(impl: Implementation) -> Implementation:
 def outside(impl: Implementation, case: Case) -> str | None:
     """The limit of ``impl``'s declared support that ``case`` breaks, in words
     (None if none; a support declares attention cases only)."""
-    return impl.support.admits(case) if case.kind == "attention" else None
+    return impl.support.first_broken_limit(case) if case.kind == "attention" else None
 
 
 def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:

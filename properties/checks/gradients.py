@@ -113,7 +113,7 @@ def contiguous(impl, case, built, base) -> list[Verdict]:
     """q, k, v and dO copied to fresh contiguous tensors: the same gradients."""
     plain = replace(case, q_layout=Layout(), k_layout=Layout(), v_layout=Layout(),
                     do_layout=Layout())
-    if impl.support.admits(plain):
+    if impl.support.first_broken_limit(plain):
         return []
     got = execute_backward(impl, plain, _copied(built, lambda r, t: t.contiguous()))
     return [*got.safety, *_same(impl, "contiguous layouts", got, base,
@@ -126,7 +126,7 @@ def gqa_repeated(impl, case, built, base) -> list[Verdict]:
     if case.group == 1:
         return []
     mha = replace(case, hkv=case.hq, k_layout=Layout(), v_layout=Layout())
-    if impl.support.admits(mha):
+    if impl.support.first_broken_limit(mha):
         return []
     rep = _copied(built, lambda r, t: t.repeat_interleave(case.group, 1).contiguous()
                   if r in ("k", "v") else t)
@@ -150,7 +150,7 @@ def batch_alone(impl, case, built, base) -> list[Verdict]:
     if case.batch <= 1:
         return []
     alone = replace(case, batch=1)
-    if impl.support.admits(alone):
+    if impl.support.first_broken_limit(alone):
         return []
     got = execute_backward(impl, alone, _copied(built, lambda r, t: t[-1:]))
     sliced = BackwardRun(base.results, {n: g[-1:] for n, g in base.grads.items()}, [])

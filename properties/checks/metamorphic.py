@@ -59,7 +59,7 @@ class Base:
         return 2 * self.bounds["out"]
 
     def run(self, q, k, v, case: AttentionCase | None = None) -> torch.Tensor:
-        if case is not None and self.impl.support.admits(case):
+        if case is not None and self.impl.support.first_broken_limit(case):
             raise Unsupported  # the related case is outside what the kernel declares
         largest = self.impl.support.max_magnitude
         if largest is not None and any(bool((t.abs() > largest).any()) for t in (q, k, v)):

@@ -180,7 +180,7 @@ def neighbour_of(name: str, c: Case, impl: Implementation, pick: int) -> Case | 
 
 def _admitted(c: Case, impl: Implementation) -> bool:
     """Whether ``c`` is within ``impl``'s declared support (which declares attention cases)."""
-    return c.kind != "attention" or impl.support.admits(c) is None
+    return c.kind != "attention" or impl.support.first_broken_limit(c) is None
 
 
 def sweep_of(c: Case, impl: Implementation, picks: list[int]) -> list[Case]:

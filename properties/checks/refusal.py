@@ -48,7 +48,7 @@ def refused_or_right(
 ) -> list[Verdict]:
     """One passing verdict if ``impl`` raises on ``case``; else the oracle's verdicts,
     failing ones marked ``not refused``."""
-    broken = impl.support.admits(case) or "nothing"
+    broken = impl.support.first_broken_limit(case) or "nothing"
 
     def run(*args, **kwargs):
         try:

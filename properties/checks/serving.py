@@ -40,7 +40,8 @@ from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compa
 def _within(impl: Implementation, case: AttentionCase, lengths: list[tuple[int, int]]) -> bool:
     """Whether one serving call of sequences of these (queries, keys) lengths stays
     within what ``impl`` declares: each sequence, as a case of the call's batch."""
-    return all(impl.support.admits(replace(case, batch=len(lengths), sq=sq, sk=sk)) is None
+    broken = impl.support.first_broken_limit
+    return all(broken(replace(case, batch=len(lengths), sq=sq, sk=sk)) is None
                for sq, sk in lengths)
 
 

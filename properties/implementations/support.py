@@ -1,7 +1,7 @@
 """What an attention implementation declares it supports.
 
 A ``Support`` bounds the case space an implementation is fuzzed on: the
-harness draws only cases it ``admits``, and separately draws cases just
+harness draws only cases that break none (``first_broken_limit``), and separately draws cases just
 outside it (one declared limit broken at a time, ``outside_support.outside``),
 which the implementation must refuse with an exception or answer correctly.
 A kernel that silently returns garbage for a head dim it does not support is
@@ -274,7 +274,7 @@ class Key:
         return self.kind.show(self.default)
 
 
-# The one table of declarable limits, in the order ``admits`` reports them.
+# The one table of declarable limits, in the order ``first_broken_limit`` reports them.
 KEYS = {k.name: k for k in (
     Key("dtypes", _Names(DTYPES), DTYPES, "input dtypes"),
     Key("head_dims", _Ints(), None, "head dims D (and Dv) it computes"),
@@ -361,7 +361,7 @@ class Support:
 
     # --- what it admits ------------------------------------------------------------------
 
-    def admits(self, case) -> str | None:
+    def first_broken_limit(self, case) -> str | None:
         """The first declared limit an attention case breaks, in words; None if none."""
         for name, broken in _LIMITS.items():
             if broken(self, case):
@@ -479,7 +479,7 @@ def _other_scale(s: Support, c) -> bool:
     return not math.isclose(c.scale, c.d**-0.5, rel_tol=1e-12)
 
 
-# A declared limit and whether a case breaks it, in the order ``admits`` reports them.
+# A declared limit and whether a case breaks it, in the order ``first_broken_limit`` reports them.
 _LIMITS = {
     "dtype": lambda s, c: c.dtype not in s.dtypes,
     "head_dim": lambda s, c: s.head_dims is not None and (c.d not in s.head_dims
