@@ -37,12 +37,34 @@ from attnfuzz.reference import Verdict
 
 
 @dataclass(frozen=True)
+class Trial:
+    """What a judge is given: the implementation, the case, the case's inputs
+    already built (None: the judge builds them), and the other implementation
+    of a property that compares two (None: the judge's default peer)."""
+
+    impl: Implementation
+    case: Case
+    built: Built | None = None
+    other: Implementation | None = None
+
+
+def _alone(check: Callable[[Implementation, Case, Built | None], list[Verdict]]
+           ) -> Callable[[Trial], list[Verdict]]:
+    """A judge from a check of one implementation's call on one case."""
+    def judge(trial: Trial) -> list[Verdict]:
+        return check(trial.impl, trial.case, trial.built)
+
+    judge.__name__ = judge.__qualname__ = check.__name__
+    return judge
+
+
+@dataclass(frozen=True)
 class Property:
     """A named check, the operations it applies to, and the cases it draws."""
 
     name: str
     ops: tuple[str, ...]  # the implementation ops it applies to
-    judge: Callable[..., list[Verdict]]  # (impl, case, built, other) -> verdicts
+    judge: Callable[[Trial], list[Verdict]]
     description: str
     families: tuple[str, ...] | None = None  # value families it needs, if restricted
     max_len: int = 130  # longest sequence it draws (relations run several launches)
@@ -75,9 +97,9 @@ class Property:
         propagates, for the caller to report as a crash; so does a fault,
         wherever it happens, and whatever the harness raises."""
         if self.judges_refusals:
-            return self.judge(impl, case, built, other)
+            return self.judge(Trial(impl, case, built, other))
         try:
-            return self.judge(_marked(impl), case, built, other)
+            return self.judge(Trial(_marked(impl), case, built, other))
         except _Raised as raised:
             error = getattr(raised.error, "error", raised.error)  # a harness wrapper's
             if outside(impl, case) is None or any(k in str(error) for k in CONTEXT_KILLERS):
@@ -137,8 +159,12 @@ def outside(impl: Implementation, case: Case) -> str | None:
     return impl.support.first_broken_limit(case) if case.kind == "attention" else None
 
 
-def _agree(impl: Implementation, case: Case, built: Built | None, other) -> list[Verdict]:
-    return implementations_agree(impl, other or _peer(impl), case, built)
+def _agree(t: Trial) -> list[Verdict]:
+    return implementations_agree(t.impl, t.other or _peer(t.impl), t.case, t.built)
+
+
+def _gradients_agree(t: Trial) -> list[Verdict]:
+    return gradients_agree(t.impl, t.other or _peer(t.impl), t.case, t.built)
 
 
 def _peer(impl: Implementation) -> Implementation:
@@ -191,11 +217,11 @@ PROPERTIES: dict[str, Property] = {
     p.name: p
     for p in (
         Property(
-            "oracle", implementations.OPS, lambda i, c, b, o: against_oracle(i, c, b),
+            "oracle", implementations.OPS, _alone(against_oracle),
             "every output within its derived bound of the float64 oracle",
         ),
         Property(
-            "metamorphic", ("attention",), lambda i, c, b, o: attention_metamorphic(i, c, b),
+            "metamorphic", ("attention",), _alone(attention_metamorphic),
             "relations between runs (layouts, permutations, GQA, batch/head slices)",
             max_len=70,
         ),
@@ -205,7 +231,7 @@ PROPERTIES: dict[str, Property] = {
             only=lambda impl: impl.campaign,  # attnfuzz's own kernels, each other's peers
         ),
         Property(
-            "refuses", ("attention",), lambda i, c, b, o: refused_or_right(i, c, b),
+            "refuses", ("attention",), _alone(refused_or_right),
             "a case just outside the declared support is refused, or answered right",
             only=lambda impl: bool(outside_support.broken_limits(
                 impl.support, impl.expressible, keys_cover_queries=impl.new_tokens)),
@@ -215,7 +241,7 @@ PROPERTIES: dict[str, Property] = {
                 keys_cover_queries=impl.new_tokens),
         ),
         Property(
-            "bad_out", implementations.OPS, lambda i, c, b, o: bad_out_refused(i, c, b),
+            "bad_out", implementations.OPS, _alone(bad_out_refused),
             "an out= overlapping an input or itself (or interleaved with one) is refused, "
             "or the answer is right",
             only=lambda impl: impl.writes_out, judges_refusals=True,
@@ -227,30 +253,30 @@ PROPERTIES: dict[str, Property] = {
             ).map(lambda t: replace(t[0], options=(("out", t[1]),))),
         ),
         Property(
-            stateful.NAME, implementations.OPS, lambda i, c, b, o: against_oracle(i, c, b),
+            stateful.NAME, implementations.OPS, _alone(against_oracle),
             "sequences of calls sharing the implementation's state, each within its bound, "
             "repeats bit for bit", sequences=_sequences,
         ),
         Property(
-            "gradients", ("attention",), lambda i, c, b, o: against_gradient_oracle(i, c, b),
+            "gradients", ("attention",), _alone(against_gradient_oracle),
             "dq, dk, dv within their derived bounds of the float64 oracle's gradients",
             max_len=70, only=lambda impl: impl.support.backward, draws=_backward_cases,
         ),
         Property(
-            "gradient_relations", ("attention",), lambda i, c, b, o: gradient_relations(i, c, b),
+            "gradient_relations", ("attention",), _alone(gradient_relations),
             "backward reruns bit for bit; layouts, GQA as repeated heads, a batch element "
             "alone and permuted keys change nothing",
             max_len=70, only=lambda impl: impl.support.backward, draws=_backward_cases,
         ),
         Property(
             "gradients_agree", ("attention",),
-            lambda i, c, b, o: gradients_agree(i, o or _peer(i), c, b),
+            _gradients_agree,
             "two backwards agree within the sum of their bounds",
             max_len=70, only=lambda impl: impl.campaign and impl.support.backward,
             draws=_backward_cases,
         ),
         Property(
-            "serving", ("attention",), lambda i, c, b, o: serving_relations(i, c, b),
+            "serving", ("attention",), _alone(serving_relations),
             "the case packed with other lengths (varlen) and through a shuffled paged cache: "
             "each sequence within its bounds and the bits of the prefill alone",
             max_len=70, only=lambda impl: impl.varlen is not None or impl.paged is not None,
@@ -259,12 +285,12 @@ PROPERTIES: dict[str, Property] = {
                 cases, tuple(n for n in names if n in impl.support.layouts)),
         ),
         Property(
-            "softmax_invariants", ("softmax",), lambda i, c, b, o: softmax_invariants(i, c, b),
+            "softmax_invariants", ("softmax",), _alone(softmax_invariants),
             "row sums, range, exact zeros where masked, order, finiteness",
         ),
         Property(
             "shift_invariance", ("softmax",),
-            lambda i, c, b, o: softmax_shift_invariance(i, c, b),
+            _alone(softmax_shift_invariance),
             "softmax(x + c) == softmax(x) on values where x + c is exact", families=("grid",),
         ),
     )
