@@ -17,11 +17,11 @@ from hypothesis import reject
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.implementations.support import Support
-from attnfuzz.properties.model.cases import ALIGNMENTS, DTYPES, AttentionCase
-from attnfuzz.properties.model.layouts import NAMES, Layout, materialize, named
-from attnfuzz.properties.strategies import (
+from . import backend
+from .implementations.support import Support
+from .model.cases import ALIGNMENTS, DTYPES, AttentionCase
+from .model.layouts import NAMES, Layout, materialize, named
+from .strategies import (
     HEAD_DIMS,
     _known,
     attention_cases,

@@ -19,9 +19,9 @@ from dataclasses import replace
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.implementations.support import Support
-from attnfuzz.properties.model.cases import (
+from . import backend
+from .implementations.support import Support
+from .model.cases import (
     ALIGNMENTS,
     DTYPES,
     ORDERS,
@@ -31,8 +31,8 @@ from attnfuzz.properties.model.cases import (
     Serving,
     SoftmaxCase,
 )
-from attnfuzz.properties.model.layouts import INDEX_VIEWS, NAMES, Layout, named
-from attnfuzz.properties.model.values import FAMILIES, Values
+from .model.layouts import INDEX_VIEWS, NAMES, Layout, named
+from .model.values import FAMILIES, Values
 
 # Block edges used by the kernels on either backend (16 is tl.dot's minimum).
 BLOCK_EDGES = (16, 32, 64, 128)

@@ -17,23 +17,23 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from attnfuzz.properties import backend, implementations, outside_support, strategies
-from attnfuzz.properties.checks import stateful
-from attnfuzz.properties.checks.agreement import implementations_agree
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, execute, failures, worst
-from attnfuzz.properties.checks.gradients import (
+from ...reference import Verdict
+from .. import backend, implementations, outside_support, strategies
+from ..implementations import Implementation
+from ..model.cases import Built, Case
+from . import stateful
+from .agreement import implementations_agree
+from .execution import CONTEXT_KILLERS, execute, failures, worst
+from .gradients import (
     against_gradient_oracle,
     gradient_relations,
     gradients_agree,
 )
-from attnfuzz.properties.checks.metamorphic import attention_metamorphic
-from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.checks.refusal import BAD_OUTS, bad_out_refused, refused_or_right
-from attnfuzz.properties.checks.serving import serving_relations
-from attnfuzz.properties.checks.softmax import softmax_invariants, softmax_shift_invariance
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import Built, Case
-from attnfuzz.reference import Verdict
+from .metamorphic import attention_metamorphic
+from .oracle import against_oracle
+from .refusal import BAD_OUTS, bad_out_refused, refused_or_right
+from .serving import serving_relations
+from .softmax import softmax_invariants, softmax_shift_invariance
 
 
 @dataclass(frozen=True)

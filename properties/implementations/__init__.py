@@ -22,9 +22,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from attnfuzz.properties.implementations import builtin, conventions, flex, sdpa, support
-from attnfuzz.properties.implementations.implementation import DTYPES, OPS, Implementation
-from attnfuzz.properties.implementations.support import Support
+from . import builtin, conventions, flex, sdpa, support
+from .implementation import DTYPES, OPS, Implementation
+from .support import Support
 
 _REGISTRY: dict[str, Implementation] = {
     impl.name: impl

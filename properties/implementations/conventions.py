@@ -47,10 +47,10 @@ from dataclasses import dataclass
 
 import torch
 
-from attnfuzz.properties.implementations.implementation import ContractViolation, Implementation
-from attnfuzz.properties.model.cases import ALIGNMENTS, Case
-from attnfuzz.properties.model.pages import page_size, paged_cache
-from attnfuzz.reference import Verdict
+from ...reference import Verdict
+from ..model.cases import ALIGNMENTS, Case
+from ..model.pages import page_size, paged_cache
+from .implementation import ContractViolation, Implementation
 
 Adapter = Callable[..., dict[str, torch.Tensor]]
 

@@ -60,8 +60,8 @@ import warnings
 
 import torch
 
-from attnfuzz.properties.implementations.implementation import Implementation, Support
-from attnfuzz.reference import oracle
+from ...reference import oracle
+from .implementation import Implementation, Support
 
 # The compiled kernel's head dims (``tl.dot`` needs 16): those the strategies
 # draw from 16 up, and 256.

@@ -25,8 +25,8 @@ from dataclasses import replace
 
 import torch
 
-from attnfuzz.properties.implementations.implementation import Implementation, Support
-from attnfuzz.reference import oracle
+from ...reference import oracle
+from .implementation import Implementation, Support
 
 BACKENDS = {
     "sdpa_math": "MATH",

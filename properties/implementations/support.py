@@ -27,9 +27,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
-from attnfuzz.properties.model.cases import ALIGNMENTS
-from attnfuzz.properties.model.cases import DTYPES as _TORCH_DTYPES
-from attnfuzz.properties.model.layouts import NAMES
+from ..model.cases import ALIGNMENTS
+from ..model.cases import DTYPES as _TORCH_DTYPES
+from ..model.layouts import NAMES
 
 DTYPES = tuple(_TORCH_DTYPES)
 # Named groups of layouts a kernel may accept, besides single layout names.

@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass, field, fields
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.model.layouts import Layout, materialize
-from attnfuzz.properties.model.values import Values, generate
+from .. import backend
+from .layouts import Layout, materialize
+from .values import Values, generate
 
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
 # Causal alignments: bottom-right (the KV-cache convention) and top-left.

@@ -20,7 +20,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
-from attnfuzz.properties.mutation.mutant import (
+from .mutant import (
     ALL_ATTENTION,
     BAD_OUT,
     DECODE,

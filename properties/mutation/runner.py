@@ -31,12 +31,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from attnfuzz.properties.mutation.backward_catalogue import BACKWARD_MUTANTS
-from attnfuzz.properties.mutation.catalogue import CATALOGUE
-from attnfuzz.properties.mutation.flash_catalogue import FLASH_MUTANTS
-from attnfuzz.properties.mutation.hopper_catalogue import HOPPER_MUTANTS
-from attnfuzz.properties.mutation.mutant import Mutant
-from attnfuzz.properties.mutation.serving_catalogue import SERVING_MUTANTS
+from .backward_catalogue import BACKWARD_MUTANTS
+from .catalogue import CATALOGUE
+from .flash_catalogue import FLASH_MUTANTS
+from .hopper_catalogue import HOPPER_MUTANTS
+from .mutant import Mutant
+from .serving_catalogue import SERVING_MUTANTS
 
 
 @dataclass
@@ -170,10 +170,10 @@ def _worker(
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from attnfuzz import kernels
-    from attnfuzz.properties import backend, checks
-    from attnfuzz.properties import implementations as impls
-    from attnfuzz.properties.run import harness
+    from ... import kernels
+    from .. import backend, checks
+    from .. import implementations as impls
+    from ..run import harness
 
     expected = os.environ.get("ATTNFUZZ_MUTANT_ROOT")
     if expected and not kernels.__file__.startswith(expected):
@@ -237,7 +237,7 @@ def _worker(
 def restrict(mutant: Mutant, prop: str) -> Mutant | None:
     """The mutant with only ``prop`` as its check (on the implementations it
     targets that ``prop`` applies to), or None if it applies to none."""
-    from attnfuzz.properties import checks, implementations
+    from .. import checks, implementations
 
     applies = checks.get(prop).applies
     targets = tuple(
@@ -253,7 +253,7 @@ def from_file(path: str | Path) -> list[Mutant]:
     """Mutants written as JSON: a list of {"name", "file", "edits": [[old, new], ...],
     "mimics"} (optionally "targets"; by default those ``rules`` gives the file),
     for bugs planted by someone who never read the properties."""
-    from attnfuzz.properties.mutation.rules import DEFAULT_TARGETS, TARGETS
+    from .rules import DEFAULT_TARGETS, TARGETS
 
     try:
         entries = json.loads(Path(path).read_text())
@@ -282,7 +282,7 @@ def catalogue(
     if source is not None:
         muts = from_file(source)
     elif rules is not None:
-        from attnfuzz.properties.mutation.rules import generate
+        from .rules import generate
 
         muts = generate(per_rule_file=rules or None)
     else:
@@ -380,7 +380,7 @@ def _main() -> int:
     p.add_argument("--layouts", default="")
     p.add_argument("--families", default="")
     args = p.parse_args()
-    from attnfuzz.properties import backend
+    from .. import backend
 
     backend.configure(args.backend)
     layouts = tuple(x for x in args.layouts.split(",") if x) or None

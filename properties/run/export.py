@@ -57,13 +57,13 @@ from pathlib import Path
 
 import torch
 
-from attnfuzz.properties.checks.execution import GRADS
-from attnfuzz.properties.checks.gradients import gradient_oracle
-from attnfuzz.properties.checks.oracle import EXPECTED
-from attnfuzz.properties.implementations import conventions, sdpa
-from attnfuzz.properties.model.cases import AttentionCase, with_inputs
-from attnfuzz.properties.run import export_code as script_code
-from attnfuzz.properties.run.harness import DumpError, load_dump
+from ..checks.execution import GRADS
+from ..checks.gradients import gradient_oracle
+from ..checks.oracle import EXPECTED
+from ..implementations import conventions, sdpa
+from ..model.cases import AttentionCase, with_inputs
+from . import export_code as script_code
+from .harness import DumpError, load_dump
 
 WIDTH = 96  # of the script's lines (the project's limit is 100)
 CHUNK = 76  # base64 characters a line
@@ -406,7 +406,7 @@ def _literal(name: str, value: str, indent: str = "") -> list[str]:
 
 def _page_sizes(impl: str) -> tuple[int, ...] | None:
     """The page sizes an implementation's name declares (its ``#SPEC``), if any."""
-    from attnfuzz.properties.implementations import support
+    from ..implementations import support
 
     spec = impl.partition("#")[2]
     return support.parse(spec).page_sizes if spec else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import inspect
 
-from attnfuzz.reference import oracle
+from ...reference import oracle
 
 # Which key a query sees: the oracle's own functions, as source, so that the
 # script and attnfuzz hold one rule.
