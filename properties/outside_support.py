@@ -23,12 +23,12 @@ from attnfuzz.properties.model.cases import ALIGNMENTS, DTYPES, AttentionCase
 from attnfuzz.properties.model.layouts import NAMES, Layout, materialize, named
 from attnfuzz.properties.strategies import (
     HEAD_DIMS,
-    _known,
     attention_cases,
     inside,
     keys_covering_queries,
     layouts,
 )
+from attnfuzz.properties.strategy_parts import _known
 
 OUTSIDE_MAX_SEQ = 4096
 
