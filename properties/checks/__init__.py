@@ -31,21 +31,10 @@ from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.checks.refusal import BAD_OUTS, bad_out_refused, refused_or_right
 from attnfuzz.properties.checks.serving import serving_relations
 from attnfuzz.properties.checks.softmax import softmax_invariants, softmax_shift_invariance
+from attnfuzz.properties.checks.trial import Trial
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import Built, Case
 from attnfuzz.reference import Verdict
-
-
-@dataclass(frozen=True)
-class Trial:
-    """What a judge is given: the implementation, the case, the case's inputs
-    already built (None: the judge builds them), and the other implementation
-    of a property that compares two (None: the judge's default peer)."""
-
-    impl: Implementation
-    case: Case
-    built: Built | None = None
-    other: Implementation | None = None
 
 
 def _alone(check: Callable[[Implementation, Case, Built | None], list[Verdict]]
@@ -305,5 +294,5 @@ def get(name: str) -> Property:
         raise ValueError(f"unknown property {name!r}; known: {known}") from None
 
 
-__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "outside", "run_stateful",
-           "worst"]
+__all__ = ["PROPERTIES", "Property", "Trial", "execute", "failures", "get", "outside",
+           "run_stateful", "worst"]
