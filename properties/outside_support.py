@@ -23,12 +23,12 @@ from .model.cases import ALIGNMENTS, DTYPES, AttentionCase
 from .model.layouts import NAMES, Layout, materialize, named
 from .strategies import (
     HEAD_DIMS,
-    _known,
     attention_cases,
     inside,
     keys_covering_queries,
     layouts,
 )
+from .strategy_parts import _known
 
 OUTSIDE_MAX_SEQ = 4096
 

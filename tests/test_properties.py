@@ -9,6 +9,7 @@ the summary printed at the end of the run.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import replace
 
 import pytest
@@ -269,3 +270,26 @@ def test_hopper_and_naive_agree(dtype, case):
 def test_hopper_gradients_match_oracle(dtype, data, recorder):
     case = data.draw(_backward("gradients", "hopper", dtype), label="case")
     check("gradients", "hopper", case, recorder=recorder("hopper backward", dtype))
+
+
+@pytest.mark.parametrize("judges_refusals", [False, True])
+def test_a_judge_reads_its_trial_by_name(judges_refusals):
+    """``Property.run`` hands its judge each input under its own name: the case, the
+    inputs already built and the other implementation are where the judge looks."""
+    seen: list[checks.Trial] = []
+
+    def judge(trial: checks.Trial) -> list:
+        seen.append(trial)
+        return []
+
+    probe = checks.Property("probe", ("attention",), judge, "records its trial",
+                            judges_refusals=judges_refusals)
+    impl, other = implementations.get("naive"), implementations.get("flash")
+    case, built = QWEN3[0], object()
+    assert probe.run(impl, case, built, other) == []
+    (trial,) = seen
+    assert (trial.impl.name, trial.case, trial.built, trial.other) == (
+        impl.name, case, built, other)
+    assert (trial.impl is impl) == judges_refusals  # else its entry points are marked
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        trial.case = None
