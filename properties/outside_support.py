@@ -21,6 +21,7 @@ from . import backend
 from .implementations.support import Support
 from .model.cases import ALIGNMENTS, DTYPES, AttentionCase
 from .model.layouts import NAMES, Layout, materialize, named
+from .model.pages import PAGE_SIZES
 from .strategies import (
     HEAD_DIMS,
     _known,
@@ -219,6 +220,38 @@ def _broken_max_seq(draw, c, s, ex, cover=False):
     return replace(c, **draw(st.sampled_from([{"sk": n}, {"sq": n}, {"sq": n, "sk": n}])))
 
 
+def _other_page_sizes(s: Support) -> list[int]:
+    # Just past each declared size, and the usual sizes it leaves out.
+    if s.page_sizes is None:
+        return []
+    near = {p + 1 for p in s.page_sizes} | {p - 1 for p in s.page_sizes} | set(PAGE_SIZES)
+    return sorted(p for p in near if p >= 1 and not s.admits_page_size(p))
+
+
+def _broken_page_size(draw, c, s, ex, cover=False):
+    return replace(c, page_size=draw(st.sampled_from(_other_page_sizes(s))))
+
+
+def _broken_queries(draw, c, s, ex, cover=False):
+    # More queries than keys, each an admitted Sq (an Sk of the case's, or the probe's).
+    for base in (c, _probe(s, ex)):
+        found = [replace(base, sq=n) for n in s.lengths("sq", 3, base.sk + 1)
+                 if s.first_broken_limit(replace(base, sq=n)) == "queries"]
+        if found:
+            return draw(st.sampled_from(found))
+    reject()
+
+
+# Limits that only some conventions can pass a case outside of: whether they
+# can is a question of ``keys_cover_queries`` too (the convention's queries are
+# the last keys of a paged cache).
+_CONVENTION_BOUND = {
+    "page_size": lambda s, ex, cover=False: cover and bool(_other_page_sizes(s)),
+    "queries": lambda s, ex, cover=False: not cover and s.queries == "last_keys" and bool(
+        s.lengths("sq", 1, 2)),
+}
+
+
 OUTSIDE = {
     "dtype": (lambda s, ex: bool(_other_dtypes(s)), _broken_dtype),
     "head_dim": (lambda s, ex: bool(_other_dims(s)), _broken_head_dim),
@@ -235,6 +268,8 @@ OUTSIDE = {
     "mixed layouts": (lambda s, ex: _mixable(s), _broken_mixed),
     "scale": (lambda s, ex: s.scale != "any", _broken_scale),
     **{name: (_can_break_length(name), _broken_length(name)) for name in _LENGTH_LIMITS},
+    "page_size": (_CONVENTION_BOUND["page_size"], _broken_page_size),
+    "queries": (_CONVENTION_BOUND["queries"], _broken_queries),
 }
 
 
@@ -245,7 +280,8 @@ def broken_limits(
     """The declared limits that ``outside`` can break for this support (keeping
     1 <= Sq <= Sk with ``keys_cover_queries``)."""
     return [name for name, (can, _) in OUTSIDE.items()
-            if (can(support, expressible, keys_cover_queries) if name in _LENGTH_LIMITS
+            if (can(support, expressible, keys_cover_queries)
+                if name in _LENGTH_LIMITS or name in _CONVENTION_BOUND
                 else can(support, expressible))]
 
 

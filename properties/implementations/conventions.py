@@ -192,7 +192,8 @@ def paged_layout(sq: int, sk: int, d: int,
 def _paged(fn: Callable, what: str, sizes: tuple[int, ...] | None = None) -> Adapter:
     call = paged_call(fn, what)
 
-    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None,
+            page_size=None):
         if (causal or window is not None) and alignment != "bottom_right":
             raise ValueError("the paged convention's masks are bottom-right only")
         b, sk = k.shape[0], k.shape[2]
@@ -200,6 +201,7 @@ def _paged(fn: Callable, what: str, sizes: tuple[int, ...] | None = None) -> Ada
             raise ValueError(f"the paged convention needs 1 <= Sq <= Sk, got Sq={q.shape[2]}, "
                              f"Sk={sk}")
         page, seed = paged_layout(q.shape[2], sk, k.shape[-1], sizes)
+        page = page if page_size is None else page_size  # a case outside the declared sizes
         k_cache, v_cache, table = paged_cache(k, v, [sk] * b, page, seed)
         seqlens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
         got, lse = call(q, k_cache, v_cache, table, seqlens, causal=causal, scale=scale,
@@ -298,6 +300,12 @@ class Packed(UserLayout):
         return None
 
 
+def _page(case: Case, sizes: tuple[int, ...] | None) -> tuple[int, int]:
+    """(page size, page order's seed) of ``case``'s cache under the paged convention."""
+    page, seed = paged_layout(case.sq, case.sk, case.d, sizes)
+    return (page if getattr(case, "page_size", None) is None else case.page_size), seed
+
+
 class Paged(UserLayout):
     """flash_attention_paged's: q, out and the LSE as the harness's; the keys and
     values in the shuffled pages of a (blocks, block_size, H, D) cache."""
@@ -311,7 +319,7 @@ class Paged(UserLayout):
     def shape(self, role, shape, case, sizes=None):
         if role not in ("k", "v") or len(shape) != 4:
             return None
-        page, _ = paged_layout(case.sq, case.sk, case.d, sizes)
+        page = _page(case, sizes)[0]
         blocks = shape[0] * -(-shape[2] // page) + 1  # the last: a NaN page
         return (blocks, page, shape[1], shape[3])
 
@@ -319,7 +327,7 @@ class Paged(UserLayout):
         if role not in ("k", "v") or len(index) != 4:
             return None
         b, h, j, d = index
-        page, seed = paged_layout(case.sq, case.sk, case.d, sizes)
+        page, seed = _page(case, sizes)
         # The table alone, from empty keys: the same pages the call's cache has.
         empty = torch.empty(case.batch, 1, case.sk, 0)
         table = paged_cache(empty, empty, [case.sk] * case.batch, page, seed)[2]
