@@ -588,3 +588,16 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
         line = _one_line(err)
         assert line.startswith("attnfuzz replay: error: ") and fragment in line, line
     assert not (tmp_path / "repro.py").exists()
+
+
+def test_a_paged_script_keeps_a_page_size_outside_the_declared_ones(tmp_path):
+    # The refuses property's case of pages of 3 slots, from a function that
+    # declares 16 and 64: the script's cache is in pages of 3, as the call's was.
+    case = replace(CASES["paged"], page_size=3)
+    dump = _dump(tmp_path / "dumps", f"{MODULE}:paged_like@paged#page_sizes=16,64", case)
+    script = tmp_path / "repro.py"
+    _export(dump, script)
+    module = _as_module(script)
+    assert module.PAGE == 3
+    k, v = (module.inputs()[r] for r in "kv")
+    assert module.paged_cache(k, v, 3, module.PAGE_SEED)[0].shape[1] == 3

@@ -445,6 +445,7 @@ def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
         ]
         if target[3] == "paged":
             page, seed = conventions.paged_layout(case.sq, case.sk, case.d, sizes)
+            page = page if case.page_size is None else case.page_size  # outside the declared
             lines += [f"PAGE = {page}  # slots per page of the cache, and the seed of their order",
                       f"PAGE_SEED = {seed}"]
     return "\n".join(lines)
