@@ -72,9 +72,15 @@ CASES = {
         q_layout=named("offset"), k_layout=named("slice_s"), v_layout=named("d_major"),
         values=Values("normal", 1.0, seed=3),
     ),
+    # Causal with fewer queries than keys: the bug (a top-left mask) sees too few keys.
+    "paged_varlen": AttentionCase(
+        batch=2, hq=2, hkv=1, sq=3, sk=7, d=8, dv=8, causal=True, alignment="bottom_right",
+        q_layout=named("offset"), k_layout=named("slice_s"), v_layout=named("d_major"),
+        values=Values("normal", 1.0, seed=4),
+    ),
 }
 FUNCTIONS = {"attnfuzz": "mine", "sdpa": "sdpa_like", "flash_attn": "flash_like",
-             "paged": "paged_like"}
+             "paged": "paged_like", "paged_varlen": "paged_varlen_like"}
 
 # Backward bugs under a right forward, next to a copy of tests/user_attention.py
 # (a sibling import, as a user's module would make).
