@@ -232,14 +232,18 @@ def _broken_page_size(draw, c, s, ex, cover=False):
     return replace(c, page_size=draw(st.sampled_from(_other_page_sizes(s))))
 
 
+def _queries_breaks(s: Support, c: AttentionCase) -> list[AttentionCase]:
+    # More queries than keys: an admitted Sq past Sk, or an admitted Sk short of Sq.
+    more = [replace(c, sq=n) for n in s.lengths("sq", 3, c.sk + 1)]
+    fewer = [replace(c, sk=n) for n in s.lengths("sk", 3) if n < c.sq]
+    return [b for b in more + fewer if s.first_broken_limit(b) == "queries"]
+
+
 def _broken_queries(draw, c, s, ex, cover=False):
-    # More queries than keys, each an admitted Sq (an Sk of the case's, or the probe's).
-    for base in (c, _probe(s, ex)):
-        found = [replace(base, sq=n) for n in s.lengths("sq", 3, base.sk + 1)
-                 if s.first_broken_limit(replace(base, sq=n)) == "queries"]
-        if found:
-            return draw(st.sampled_from(found))
-    reject()
+    found = _queries_breaks(s, c) or _queries_breaks(s, _probe(s, ex))
+    if not found:
+        reject()
+    return draw(st.sampled_from(found))
 
 
 # Limits that only some conventions can pass a case outside of: whether they
@@ -248,7 +252,7 @@ def _broken_queries(draw, c, s, ex, cover=False):
 _CONVENTION_BOUND = {
     "page_size": lambda s, ex, cover=False: cover and bool(_other_page_sizes(s)),
     "queries": lambda s, ex, cover=False: not cover and s.queries == "last_keys" and bool(
-        s.lengths("sq", 1, 2)),
+        _queries_breaks(s, _probe(s, ex))),
 }
 
 

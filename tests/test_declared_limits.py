@@ -295,6 +295,12 @@ def test_queries_as_last_keys_is_declarable():
         parse("queries=first_keys")
     assert declared.first_broken_limit(AttentionCase(sq=5, sk=4)) == "queries"
     assert declared.first_broken_limit(AttentionCase(sq=4, sk=5)) is None
+    # Broken only where an admitted length can go past the other: an empty cache
+    # under one query, but not Sq = Sk, nor at least one key under one query.
+    limits = outside_support.broken_limits
+    assert "queries" in limits(parse("queries=last_keys;max_sq=1"))
+    assert "queries" not in limits(parse("queries=last_keys;cross=no"))
+    assert "queries" not in limits(parse("queries=last_keys;max_sq=1;min_sk=1"))
 
 
 @pytest.mark.parametrize("prop", ["oracle", "serving"])
