@@ -205,7 +205,7 @@ def pages_of_16_or_64(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
     return paged_like(q, k_cache, v_cache, block_table, cache_seqlens, **kw)
 
 
-@pytest.mark.parametrize("prop", ["oracle", "serving"])
+@pytest.mark.parametrize("prop", ["oracle", "serving", "refuses"])
 def test_caches_are_made_in_the_declared_page_sizes(prop):
     impl = implementations.get(f"{HERE}:pages_of_16_or_64@paged#page_sizes=16,64")
 
@@ -333,3 +333,16 @@ def test_more_queries_than_keys_is_refused_or_answered_right():
     case = AttentionCase(batch=2, sq=6, sk=4, d=8, dv=8)
     found = [v for v in refused_or_right(silent, case) if not v.ok]
     assert found and found[0].kind == "not refused", [v.describe() for v in found]
+
+
+def test_the_refuses_property_finds_an_undeclared_page_size_misread():
+    impl = implementations.get(f"{HERE}:pages_assumed_64@paged#page_sizes=16,64")
+
+    @settings(max_examples=30, deadline=None, database=None)
+    @given(checks.get("refuses").cases(impl, "float32"))
+    def run(case):
+        harness.check("refuses", impl.name, case)
+
+    with pytest.raises(harness.Finding) as found:
+        run()
+    assert "(not refused)" in str(found.value) and "; pages of " in str(found.value)
