@@ -427,6 +427,20 @@ def test_a_windowed_sdpa_dump_runs_its_window(tmp_path, name):
     assert run.returncode == 1 and "FAIL out" in run.stdout, run.stdout + run.stderr
 
 
+@pytest.mark.parametrize("alignment, diagonal", [("bottom_right", "i + (Sk - Sq)"),
+                                                 ("top_left", "i")])
+def test_a_script_says_which_keys_its_mask_shows(tmp_path, alignment, diagonal):
+    # Written here by hand, not from the oracle: the words follow its offset, so
+    # an alignment swapped there shows as the wrong words.
+    case = replace(WINDOW_CASES["left-causal"], alignment=alignment, window=(1, 2))
+    text = _export(_dump(tmp_path / "dumps", "sdpa_math", case), tmp_path / "repro.py")
+    said = _prose(text)
+    assert f"query i sees key j iff j <= {diagonal}" in said, said
+    assert f"j >= {diagonal} - 1 and j <= {diagonal} + 2" in said, said
+    assert f"# if CAUSAL or WINDOW: query i sees key j iff j <= {diagonal}" in text
+    assert text.isascii(), [ln for ln in text.splitlines() if not ln.isascii()]
+
+
 # FlexAttention on the CPU (its reference path) under a GQA, windowed, causal
 # top-left mask: right there, so the script passes, and fails once its mask is
 # dropped or its window is moved.
