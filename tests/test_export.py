@@ -421,6 +421,14 @@ def test_a_windowed_sdpa_dump_runs_its_window(tmp_path, name):
     assert run.returncode == 1 and "FAIL out" in run.stdout, run.stdout + run.stderr
 
 
+@pytest.mark.parametrize("alignment", list(export.DIAGONAL))
+def test_the_scripts_words_for_the_diagonal_are_the_oracles_offset(alignment):
+    # The prose says where query i's diagonal is; the rule is the oracle's.
+    words = export.DIAGONAL[alignment][0]
+    for sq, sk in ((5, 9), (9, 5), (4, 4)):
+        assert eval(words, {"i": 0, "Sq": sq, "Sk": sk}) == oracle.offset(sq, sk, alignment)
+
+
 # FlexAttention on the CPU (its reference path) under a GQA, windowed, causal
 # top-left mask: right there, so the script passes, and fails once its mask is
 # dropped or its window is moved.

@@ -229,20 +229,26 @@ def _blind_rows(case: AttentionCase) -> int:
     return int((~seen.any(dim=1)).sum())
 
 
+# Each alignment's causal diagonal, i + o with o the oracle's offset
+# (reference.oracle.offset), and its name, for the script's prose.
+DIAGONAL = {"bottom_right": ("i + (Sk - Sq)", "bottom-right aligned (the KV-cache convention)"),
+            "top_left": ("i", "top-left aligned (is_causal=True)")}
+
+
+def _causal_words(alignment: str) -> str:
+    return "query i sees key j " + _keep(f"iff j <= {DIAGONAL[alignment][0]}")
+
+
 def _mask_words(case: AttentionCase) -> str:
+    diagonal, name = DIAGONAL[case.alignment]
     if not case.causal:
         words = "no mask: every query sees every key"
-    elif case.alignment == "bottom_right":
-        words = ("causal, bottom-right aligned (the KV-cache convention): query i sees key j "
-                 + _keep("iff j <= i + (Sk - Sq)"))
     else:
-        words = ("causal, top-left aligned (is_causal=True): query i sees key j "
-                 + _keep("iff j <= i"))
+        words = f"causal, {name}: {_causal_words(case.alignment)}"
     if case.window is not None:
         left, right = case.window
-        offset = "(Sk - Sq)" if case.alignment == "bottom_right" else "0"
-        edges = [f"j >= i + {offset} - {left}" if left is not None else "",
-                 f"j <= i + {offset} + {right}" if right is not None else ""]
+        edges = [f"j >= {diagonal} - {left}" if left is not None else "",
+                 f"j <= {diagonal} + {right}" if right is not None else ""]
         words += ("; and a sliding window " + _keep(f"(left={left}, right={right})")
                   + ": only keys with " + " and ".join(_keep(e) for e in edges if e))
     blind = _blind_rows(case)
@@ -387,8 +393,8 @@ def _imports(case: AttentionCase, target: tuple[str, ...]) -> str:
         lines.append("import torch.nn.functional as F")
         lines.append("from torch.nn.attention import SDPBackend, sdpa_kernel")
         if case.causal and case.window is None:
-            bias = "causal_lower_right" if case.alignment == "bottom_right" else "causal_upper_left"
-            lines.append(f"from torch.nn.attention.bias import {bias}")
+            variant = sdpa.CAUSAL_VARIANT[case.alignment]
+            lines.append(f"from torch.nn.attention.bias import {variant}")
     if target[0] == "flex":
         lines.append("from torch.nn.attention import flex_attention as flex")
     return "\n".join(lines)
@@ -414,10 +420,7 @@ def _page_sizes(impl: str) -> tuple[int, ...] | None:
 
 def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
               sizes: tuple[int, ...] | None = None) -> str:
-    alignment = {
-        "bottom_right": "query i sees key j iff j <= i + (Sk - Sq)",
-        "top_left": "query i sees key j " + _keep("iff j <= i"),
-    }[case.alignment]
+    alignment = _causal_words(case.alignment)
     lines = [
         "# The case, as attnfuzz drew it.",
         *_literal("CASE", case.describe()),
@@ -541,12 +544,9 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
         lines.append("    # The window (causal limit included) as a boolean mask, as attnfuzz has.")
         lines.append("    kwargs[\"attn_mask\"] = visible(q.shape[2], k.shape[2]).to(q.device)")
     elif case.causal:
-        if case.alignment == "bottom_right":
-            lines.append("    # attnfuzz's bottom-right mask: SDPA's causal_lower_right.")
-            lines.append("    kwargs[\"attn_mask\"] = causal_lower_right(q.shape[2], k.shape[2])")
-        else:
-            lines.append("    # attnfuzz's top-left mask: SDPA's causal_upper_left (is_causal).")
-            lines.append("    kwargs[\"attn_mask\"] = causal_upper_left(q.shape[2], k.shape[2])")
+        variant = sdpa.CAUSAL_VARIANT[case.alignment]
+        lines.append(f"    # attnfuzz's {case.alignment.replace('_', '-')} mask: SDPA's {variant}.")
+        lines.append(f"    kwargs[\"attn_mask\"] = {variant}(q.shape[2], k.shape[2])")
     lines += [
         "    if q.shape[1] != k.shape[1]:",
         "        kwargs[\"enable_gqa\"] = True  # KV heads are shared, not repeated",
