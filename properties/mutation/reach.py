@@ -17,7 +17,7 @@ import ast
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 
@@ -67,7 +67,7 @@ def _header_end(node: ast.stmt) -> int:
     return max(node.lineno, first_body - 1)
 
 
-def watch(path: str, text: str, changed: range) -> Watch:
+def watch(path: str, text: str, changed: Iterable[int]) -> Watch:
     """The lines and calls whose execution shows that ``changed`` lines of
     ``text`` (the mutated file's source) ran."""
     tree = ast.parse(text)
@@ -161,7 +161,7 @@ def _deciding_prefix(tree: ast.AST, line: int, interpreted: bool) -> str | None:
     return None
 
 
-def backend_only(text: str, lines: range, interpreted: bool, original: str | None = None
+def backend_only(text: str, lines: Iterable[int], interpreted: bool, original: str | None = None
                  ) -> bool:
     """Whether the edit at ``lines`` of ``text`` (the mutated source; ``original``
     the source before it) sits where this backend (the interpreter if

@@ -179,10 +179,11 @@ def run_mutant(
         path = kernels / mutant.file
         text = path.read_text()
         original = (_package_dirs()["kernels"] / mutant.file).read_text()
-        changed = [line for r in plant(mutant, original)[1] for line in r]
-        lines = range(min(changed), max(changed) + 1)
-        where = (f"line {lines.start} of {mutant.file}" if len(lines) == 1
-                 else f"lines {lines.start}-{lines.stop - 1} of {mutant.file}")
+        spans = plant(mutant, original)[1]
+        lines = sorted({line for r in spans for line in r})
+        where = ("line" if len(lines) == 1 else "lines") + " " + ", ".join(
+            str(r.start) if len(r) == 1 else f"{r.start}-{r.stop - 1}" for r in spans
+        ) + f" of {mutant.file}"
         if reach.backend_only(text, lines, interpreted, original):
             other, taker = (("a GPU", "compiled kernels take") if interpreted
                             else ("the interpreter", "the interpreter takes"))
