@@ -33,6 +33,7 @@ from attnfuzz.properties import checks, implementations, strategies
 from attnfuzz.properties.checks.execution import contiguous_strides
 from attnfuzz.properties.implementations import Implementation, Support, builtin
 from attnfuzz.properties.model.cases import AttentionCase, Serving, from_json, to_json
+from tests.user_attention import mine
 
 # Rows a kernel's program owns, as the fused prefill's 64-row tiles.
 BLOCK = 64
@@ -41,19 +42,10 @@ BLOCK = 64
 def _attend(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool,
             scale: float | None, alignment: str) -> torch.Tensor:
     """One sequence: q (Sq, Hq, D), k (Sk, Hkv, D), v (Sk, Hkv, Dv) -> (Sq, Hq, Dv)."""
-    sq, hq, d = q.shape
-    sk, hkv, dv = v.shape
-    if not sq or not sk:
-        return torch.zeros(sq, hq, dv, dtype=q.dtype)
-    heads = [h // (hq // hkv) for h in range(hq)]
-    qd, kd, vd = (t.double().transpose(0, 1) for t in (q, k[:, heads], v[:, heads]))
-    logits = qd @ kd.transpose(-1, -2) * (d**-0.5 if scale is None else scale)
-    if causal:
-        offset = sk - sq if alignment == "bottom_right" else 0
-        seen = torch.arange(sk)[None, :] <= torch.arange(sq)[:, None] + offset
-        logits = logits.masked_fill(~seen, float("-inf"))
-    p = torch.softmax(logits, dim=-1).nan_to_num(0.0)  # a row that sees no key: zeros
-    return (p @ vd).transpose(0, 1).to(q.dtype)
+    if not q.shape[0] or not k.shape[0]:
+        return torch.zeros(q.shape[0], q.shape[1], v.shape[2], dtype=q.dtype)
+    heads_first = (t.transpose(0, 1)[None] for t in (q, k, v))
+    return mine(*heads_first, causal=causal, scale=scale, alignment=alignment)[0].transpose(0, 1)
 
 
 # --- packed (varlen) functions ---------------------------------------------------------------
@@ -133,9 +125,9 @@ def paged_seqlens_from_storage(q, k_cache, v_cache, table, seqlens, **kw):
 # --- dense functions -------------------------------------------------------------------------
 
 def _dense(q, k, v, *, causal, scale, alignment):
-    out = [_attend(q[b].transpose(0, 1), k[b].transpose(0, 1), v[b].transpose(0, 1),
-                   causal=causal, scale=scale, alignment=alignment) for b in range(q.shape[0])]
-    return torch.stack(out).transpose(1, 2) if out else q.new_zeros(*q.shape[:3], v.shape[-1])
+    if not q.shape[2] or not k.shape[2]:
+        return q.new_zeros(*q.shape[:3], v.shape[-1])
+    return mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
 
 
 def dense_correct(q, k, v, *, causal, scale, alignment):

@@ -13,6 +13,7 @@ import warnings
 import pytest
 
 from attnfuzz.properties import implementations
+from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.model.layouts import named
@@ -57,6 +58,20 @@ def test_flex_agrees_with_the_oracle(case):
     verdicts = against_oracle(implementations.get("flex"), case)
     assert {"out", "lse"} <= {v.check for v in verdicts}
     bad = [v.describe() for v in verdicts if not v.ok]
+    assert not bad, bad
+
+
+# The flex mask is the oracle's rule; SDPA's causal variants (causal_lower_right,
+# causal_upper_left) are torch's own, so agreeing with them checks that rule from
+# outside.  Sq != Sk, where the alignments differ, and every row sees a key (SDPA
+# documents no result for a row that sees none).
+BOTH_SEE_A_KEY = ("bottom_right sq<sk", "top_left sq>sk", "gqa")
+
+
+@pytest.mark.parametrize("name", BOTH_SEE_A_KEY)
+def test_flex_agrees_with_sdpas_own_causal_variants(name):
+    flex, sdpa = implementations.get("flex"), implementations.get("sdpa_math")
+    bad = [v.describe() for v in implementations_agree(flex, sdpa, CASES[name]) if not v.ok]
     assert not bad, bad
 
 

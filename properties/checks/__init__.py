@@ -17,35 +17,24 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from attnfuzz.properties import backend, implementations, outside_support, strategies
-from attnfuzz.properties.checks import stateful
-from attnfuzz.properties.checks.agreement import implementations_agree
-from attnfuzz.properties.checks.execution import CONTEXT_KILLERS, execute, failures, worst
-from attnfuzz.properties.checks.gradients import (
+from ...reference import Verdict
+from .. import backend, implementations, outside_support, strategies
+from ..implementations import Implementation
+from ..model.cases import Built, Case
+from . import stateful
+from .agreement import implementations_agree
+from .execution import CONTEXT_KILLERS, execute, failures, worst
+from .gradients import (
     against_gradient_oracle,
     gradient_relations,
     gradients_agree,
 )
-from attnfuzz.properties.checks.metamorphic import attention_metamorphic
-from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.checks.refusal import BAD_OUTS, bad_out_refused, refused_or_right
-from attnfuzz.properties.checks.serving import serving_relations
-from attnfuzz.properties.checks.softmax import softmax_invariants, softmax_shift_invariance
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import Built, Case
-from attnfuzz.reference import Verdict
-
-
-@dataclass(frozen=True)
-class Trial:
-    """What a judge is given: the implementation, the case, the case's inputs
-    already built (None: the judge builds them), and the other implementation
-    of a property that compares two (None: the judge's default peer)."""
-
-    impl: Implementation
-    case: Case
-    built: Built | None = None
-    other: Implementation | None = None
+from .metamorphic import attention_metamorphic
+from .oracle import against_oracle
+from .refusal import BAD_OUTS, bad_out_refused, refused_or_right
+from .serving import serving_relations
+from .softmax import softmax_invariants, softmax_shift_invariance
+from .trial import Trial
 
 
 def _alone(check: Callable[[Implementation, Case, Built | None], list[Verdict]]
@@ -305,5 +294,5 @@ def get(name: str) -> Property:
         raise ValueError(f"unknown property {name!r}; known: {known}") from None
 
 
-__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "outside", "run_stateful",
-           "worst"]
+__all__ = ["PROPERTIES", "Property", "Trial", "execute", "failures", "get", "outside",
+           "run_stateful", "worst"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import execute
-from attnfuzz.properties.checks.oracle import EXPECTED
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import Built, Case, build, on_oracle
-from attnfuzz.reference import Verdict, compare
+from ...reference import Verdict, compare
+from .. import backend
+from ..implementations import Implementation
+from ..model.cases import Built, Case, build, on_oracle
+from .execution import execute
+from .oracle import EXPECTED
 
 
 def implementations_agree(

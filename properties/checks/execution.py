@@ -18,16 +18,16 @@ from dataclasses import dataclass, replace
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.accesses import watching
-from attnfuzz.properties.implementations import Implementation, conventions
-from attnfuzz.properties.implementations.implementation import (
+from ...reference import Verdict
+from .. import backend
+from ..implementations import Implementation, conventions
+from ..implementations.implementation import (
     ContractViolation,
     ImplementationCrash,
 )
-from attnfuzz.properties.model.cases import Built, Case, build
-from attnfuzz.properties.model.layouts import materialize
-from attnfuzz.reference import Verdict
+from ..model.cases import Built, Case, build
+from ..model.layouts import materialize
+from .accesses import watching
 
 # Errors after which a process's CUDA context is lost: no later kernel can run.
 CONTEXT_KILLERS = ("illegal memory access", "misaligned address")

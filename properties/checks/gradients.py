@@ -16,15 +16,15 @@ from dataclasses import replace
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import GRADS, BackwardRun, bitwise, execute_backward
-from attnfuzz.properties.checks.oracle import attention_oracle
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import AttentionCase, Built, build, on_oracle
-from attnfuzz.properties.model.layouts import Layout
-from attnfuzz.reference import Verdict, compare
-from attnfuzz.reference.gradient_bounds import attention_grad_bounds
-from attnfuzz.reference.gradients import attention_grads
+from ...reference import Verdict, compare
+from ...reference.gradient_bounds import attention_grad_bounds
+from ...reference.gradients import attention_grads
+from .. import backend
+from ..implementations import Implementation
+from ..model.cases import AttentionCase, Built, build, on_oracle
+from ..model.layouts import Layout
+from .execution import GRADS, BackwardRun, bitwise, execute_backward
+from .oracle import attention_oracle
 
 # name -> (exact value, bound); every gradient is rounded to the inputs' dtype.
 GradExpected = dict[str, tuple[torch.Tensor, torch.Tensor]]

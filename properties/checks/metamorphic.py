@@ -16,13 +16,13 @@ from functools import cached_property
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import bitwise, run_clean
-from attnfuzz.properties.checks.oracle import attention_oracle
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import AttentionCase, Built, build, on_oracle
-from attnfuzz.properties.model.layouts import Layout
-from attnfuzz.reference import Verdict, compare
+from ...reference import Verdict, compare
+from .. import backend
+from ..implementations import Implementation
+from ..model.cases import AttentionCase, Built, build, on_oracle
+from ..model.layouts import Layout
+from .execution import bitwise, run_clean
+from .oracle import attention_oracle
 
 
 @dataclass

@@ -12,11 +12,11 @@ from dataclasses import replace
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import DTYPES, Case
-from attnfuzz.properties.model.layouts import materialize
-from attnfuzz.properties.strategies import WIDE_LOGITS
+from .. import backend
+from ..implementations import Implementation
+from ..model.cases import DTYPES, Case
+from ..model.layouts import materialize
+from ..strategies import WIDE_LOGITS
 
 
 # One argument of an earlier call changed (the shapes kept, but for the batch):

@@ -13,18 +13,7 @@ from collections.abc import Callable
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import execute
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import (
-    AttentionCase,
-    Built,
-    Case,
-    MatmulCase,
-    SoftmaxCase,
-    build,
-)
-from attnfuzz.reference import (
+from ...reference import (
     Verdict,
     attention_bounds,
     attention_parts,
@@ -35,6 +24,17 @@ from attnfuzz.reference import (
     softmax_bound,
     visible,
 )
+from .. import backend
+from ..implementations import Implementation
+from ..model.cases import (
+    AttentionCase,
+    Built,
+    Case,
+    MatmulCase,
+    SoftmaxCase,
+    build,
+)
+from .execution import execute
 
 # name -> (exact value, bound, dtype the result is rounded to)
 Expected = dict[str, tuple[torch.Tensor, torch.Tensor, torch.dtype]]

@@ -22,19 +22,19 @@ import math
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import (
+from ...reference import Verdict, compare
+from .. import backend
+from ..implementations import Implementation
+from ..implementations.implementation import ContractViolation
+from ..model.cases import AttentionCase, Built, Case, build
+from .execution import (
     CONTEXT_KILLERS,
     contiguous_strides,
     extent,
     flag,
     same_bits,
 )
-from attnfuzz.properties.checks.oracle import EXPECTED, against_oracle
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.implementations.implementation import ContractViolation
-from attnfuzz.properties.model.cases import AttentionCase, Built, Case, build
-from attnfuzz.reference import Verdict, compare
+from .oracle import EXPECTED, against_oracle
 
 
 class _Raised(Exception):

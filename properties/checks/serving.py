@@ -28,13 +28,13 @@ from dataclasses import replace
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import bitwise, memory, watched
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import AttentionCase, Built, build
-from attnfuzz.properties.model.layouts import index_view, materialize
-from attnfuzz.properties.model.pages import page_size, paged_cache
-from attnfuzz.reference import Verdict, attention_bounds, attention_parts, compare
+from ...reference import Verdict, attention_bounds, attention_parts, compare
+from .. import backend
+from ..implementations import Implementation
+from ..model.cases import AttentionCase, Built, build
+from ..model.layouts import index_view, materialize
+from ..model.pages import page_size, paged_cache
+from .execution import bitwise, memory, watched
 
 
 def _within(impl: Implementation, case: AttentionCase, lengths: list[tuple[int, int]]) -> bool:
@@ -59,13 +59,13 @@ def _lengths(impl: Implementation, case: AttentionCase) -> list[tuple[int, int]]
 
 
 def _split(sq: int, sk: int) -> bool:
-    from attnfuzz.kernels.flash import uses_decode_path
+    from ...kernels.flash import uses_decode_path
 
     return uses_decode_path(sq, sk)
 
 
 def _untuned(sq: int, sk: int) -> bool:
-    from attnfuzz.kernels.flash import _autotuning
+    from ...kernels.flash import _autotuning
 
     return not _autotuning(sq, sk)
 
@@ -96,7 +96,7 @@ class _Alone:
         return self.oracle[b, sq, sk]
 
     def _prefill(self, b: int, sq: int, sk: int) -> tuple:
-        from attnfuzz.kernels import flash_prefill
+        from ...kernels import flash_prefill
 
         if (b, sq, sk) not in self.prefill:
             self.prefill[b, sq, sk] = flash_prefill(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import torch
 
-from attnfuzz.properties import backend
-from attnfuzz.properties.checks.execution import execute, flag
-from attnfuzz.properties.checks.oracle import softmax_expected, softmax_visible
-from attnfuzz.properties.implementations import Implementation
-from attnfuzz.properties.model.cases import Built, SoftmaxCase, build, on_oracle
-from attnfuzz.properties.model.values import GRID
-from attnfuzz.reference import Verdict, compare
+from ...reference import Verdict, compare
+from .. import backend
+from ..implementations import Implementation
+from ..model.cases import Built, SoftmaxCase, build, on_oracle
+from ..model.values import GRID
+from .execution import execute, flag
+from .oracle import softmax_expected, softmax_visible
 
 
 def softmax_invariants(

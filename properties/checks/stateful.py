@@ -67,22 +67,22 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from attnfuzz.properties import backend, hypothesis_internals
-from attnfuzz.properties.checks.execution import (
+from ...reference import Verdict
+from .. import backend, hypothesis_internals
+from ..implementations import conventions, get
+from ..implementations.implementation import ContractViolation
+from ..model.cases import Case, build, from_json, to_json
+from ..model.dumps import dump_root, fresh_dir, lenient, strict
+from .execution import (
     bitwise,
     context_killer,
     execute,
     execute_backward,
     refusal_key,
 )
-from attnfuzz.properties.checks.gradients import against_gradient_oracle
-from attnfuzz.properties.checks.neighbours import NEIGHBOURS, neighbour_of, sweep_of
-from attnfuzz.properties.checks.oracle import against_oracle
-from attnfuzz.properties.implementations import conventions, get
-from attnfuzz.properties.implementations.implementation import ContractViolation
-from attnfuzz.properties.model.cases import Case, build, from_json, to_json
-from attnfuzz.properties.model.dumps import dump_root, fresh_dir, lenient, strict
-from attnfuzz.reference import Verdict
+from .gradients import against_gradient_oracle
+from .neighbours import NEIGHBOURS, neighbour_of, sweep_of
+from .oracle import against_oracle
 
 NAME = "stateful"
 SEQUENCE_FILE = "sequence.json"

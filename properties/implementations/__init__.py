@@ -22,9 +22,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from attnfuzz.properties.implementations import builtin, conventions, flex, sdpa, support
-from attnfuzz.properties.implementations.implementation import DTYPES, OPS, Implementation
-from attnfuzz.properties.implementations.support import Support
+from . import builtin, conventions, flex, sdpa, support
+from .implementation import DTYPES, OPS, Implementation
+from .support import Support
 
 _REGISTRY: dict[str, Implementation] = {
     impl.name: impl
@@ -84,7 +84,8 @@ def _adapted(name: str, fn: Callable, convention, declared: Support, description
         else convention.adapt(fn, name), writes_out=False,
         description=description, support=declared, expressible=convention.alignments,
         varlen=conventions.packed_call(fn, name) if convention.packs else None,
-        paged=conventions.paged_call(fn, name) if convention.pages else None,
+        paged=conventions.paged_call(fn, name) if convention.pages and convention.served
+        else None,
         new_tokens=convention.pages, convention=convention.name,
     )
 

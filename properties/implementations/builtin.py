@@ -5,7 +5,7 @@ Kernels are imported when an adapter first runs, so the backend can be chosen fi
 
 from __future__ import annotations
 
-from attnfuzz.properties.implementations.implementation import Implementation, Support
+from .implementation import Implementation, Support
 
 
 def _results(got, second: str) -> dict:
@@ -13,13 +13,13 @@ def _results(got, second: str) -> dict:
 
 
 def _naive(q, k, v, out, *, return_probs=True, **kw):
-    from attnfuzz.kernels import naive_attention
+    from ...kernels import naive_attention
 
     return _results(naive_attention(q, k, v, return_probs=return_probs, out=out, **kw), "probs")
 
 
 def _flash(q, k, v, out, *, return_lse=True, **kw):
-    from attnfuzz.kernels import flash_attention
+    from ...kernels import flash_attention
 
     return _results(flash_attention(q, k, v, return_lse=return_lse, out=out, **kw), "lse")
 
@@ -42,33 +42,33 @@ HOPPER_PROGRAMS = 2
 
 
 def _hopper(q, k, v, out, *, return_lse=True, programs=HOPPER_PROGRAMS, **kw):
-    from attnfuzz.kernels import flash_hopper
+    from ...kernels import flash_hopper
 
     got = flash_hopper(q, k, v, return_lse=return_lse, out=out, programs=programs, **kw)
     return _results(got, "lse")
 
 
 def _hopper_unavailable() -> str | None:
-    from attnfuzz.kernels.hopper_prefill import unavailable
+    from ...kernels.hopper_prefill import unavailable
 
     return unavailable()
 
 
 def _decode(q, k, v, out, *, return_lse=True, num_splits=DECODE_SPLITS, **kw):
-    from attnfuzz.kernels import flash_decode
+    from ...kernels import flash_decode
 
     got = flash_decode(q, k, v, return_lse=return_lse, out=out, num_splits=num_splits, **kw)
     return _results(got, "lse")
 
 
 def _varlen(q, k, v, cu_q, cu_k, **kw):
-    from attnfuzz.kernels import flash_attention_varlen
+    from ...kernels import flash_attention_varlen
 
     return flash_attention_varlen(q, k, v, cu_q, cu_k, return_lse=True, **kw)
 
 
 def _paged(q, k_cache, v_cache, table, seqlens, **kw):
-    from attnfuzz.kernels import flash_attention_paged
+    from ...kernels import flash_attention_paged
 
     return flash_attention_paged(q, k_cache, v_cache, table, seqlens, return_lse=True, **kw)
 
@@ -76,7 +76,7 @@ def _paged(q, k_cache, v_cache, table, seqlens, **kw):
 def _reset_flash() -> None:
     # Compiled launches and the decode merge's tile counters; not the
     # autotuner's choices, whose retuning costs seconds per shape.
-    from attnfuzz.kernels import flash, flash_backward, hopper_prefill
+    from ...kernels import flash, flash_backward, hopper_prefill
 
     flash._PREFILL.entries.clear()
     hopper_prefill._HOPPER.entries.clear()
@@ -87,19 +87,19 @@ def _reset_flash() -> None:
 
 
 def _matmul(a, b, out, **kw):
-    from attnfuzz.kernels import matmul
+    from ...kernels import matmul
 
     return {"out": matmul(a, b, out=out, **kw)}
 
 
 def _matmul_nt(a, b, out, **kw):
-    from attnfuzz.kernels import matmul_nt
+    from ...kernels import matmul_nt
 
     return {"out": matmul_nt(a, b, out=out, **kw)}
 
 
 def _softmax(x, out, **kw):
-    from attnfuzz.kernels import softmax
+    from ...kernels import softmax
 
     return {"out": softmax(x, out=out, **kw)}
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from attnfuzz.properties.implementations.support import ALIGNMENTS, DTYPES, Support
+from .support import ALIGNMENTS, DTYPES, Support
 
 OPS = ("attention", "matmul", "matmul_nt", "softmax")
 

@@ -11,7 +11,7 @@ NaN, tails of a block stored or summed unmasked.
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import (
+from .mutant import (
     FLASH_BACKWARD,
     NAIVE_BACKWARD,
     SOFTMAX_WINDOWS,
@@ -19,7 +19,7 @@ from attnfuzz.properties.mutation.mutant import (
     WINDOWS,
     Mutant,
 )
-from attnfuzz.properties.mutation.mutant import mutant as _m
+from .mutant import mutant as _m
 
 NAIVE_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
     _m("naive_bwd.delta_missing", "row_softmax.py",

@@ -3,14 +3,14 @@ and of the validation they share; see ``runner``."""
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import (
+from .mutant import (
     ALL_ATTENTION,
     MATMUL,
     NAIVE,
     SOFTMAX,
     Mutant,
 )
-from attnfuzz.properties.mutation.mutant import (
+from .mutant import (
     mutant as _m,
 )
 

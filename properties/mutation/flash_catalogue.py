@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import DECODE, FLASH, STATEFUL, mutant
+from .mutant import DECODE, FLASH, STATEFUL, mutant
 
 F = "flash.py"
 R = "_row_tile.py"

@@ -7,7 +7,7 @@ reports them as not run.  The pipelined consumer loop is the one
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import HOPPER, Mutant, mutant
+from .mutant import HOPPER, Mutant, mutant
 
 _PIPELINED_RESCALE = (
     "        mbarrier.arrive(kv_empty.index(prev), count=1)\n"

@@ -32,8 +32,8 @@ def main() -> int:
     if os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING") != "1":
         print("set PYTORCH_NO_CUDA_MEMORY_CACHING=1: cached blocks hide reads past a tensor")
         return 2
-    from attnfuzz.properties import backend
-    from attnfuzz.properties.mutation import runner
+    from .. import backend
+    from . import runner
 
     backend.configure(os.environ.get("ATTNFUZZ_BACKEND", "gpu"))
     import torch

@@ -20,7 +20,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
-from attnfuzz.properties.mutation.mutant import Mutant, targets_of
+from .mutant import Mutant, targets_of
 
 
 class Edit(NamedTuple):

@@ -38,13 +38,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from attnfuzz.properties.mutation import reach
-from attnfuzz.properties.mutation.backward_catalogue import BACKWARD_MUTANTS
-from attnfuzz.properties.mutation.catalogue import CATALOGUE
-from attnfuzz.properties.mutation.flash_catalogue import FLASH_MUTANTS
-from attnfuzz.properties.mutation.hopper_catalogue import HOPPER_MUTANTS
-from attnfuzz.properties.mutation.mutant import Mutant, targets_of
-from attnfuzz.properties.mutation.serving_catalogue import SERVING_MUTANTS
+from . import reach
+from .backward_catalogue import BACKWARD_MUTANTS
+from .catalogue import CATALOGUE
+from .flash_catalogue import FLASH_MUTANTS
+from .hopper_catalogue import HOPPER_MUTANTS
+from .mutant import Mutant, targets_of
+from .serving_catalogue import SERVING_MUTANTS
 
 
 @dataclass
@@ -166,7 +166,7 @@ def run_mutant(
 
     if mutant.equivalent:
         return result(False, equivalent=mutant.equivalent)
-    from attnfuzz.properties import backend as backends
+    from .. import backend as backends
 
     interpreted = backend == "interpreter" or (backend == "auto" and backends.interpreting())
     if not mutant.targets:
@@ -288,8 +288,8 @@ def _worker(
 ) -> dict:
     """In the mutated environment: run properties until one fails (with
     ``baseline``, every target, collecting those that fail)."""
-    from attnfuzz import kernels
-    from attnfuzz.properties import backend
+    from ... import kernels
+    from .. import backend
 
     expected = os.environ.get("ATTNFUZZ_MUTANT_ROOT")
     if expected and not kernels.__file__.startswith(expected):
@@ -350,9 +350,9 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from attnfuzz.properties import checks
-    from attnfuzz.properties import implementations as impls
-    from attnfuzz.properties.run import harness
+    from .. import checks
+    from .. import implementations as impls
+    from ..run import harness
 
     if (why := impls.get(impl).cannot_run()) is not None:
         raise _Unavailable(why)
@@ -392,7 +392,7 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
 def restrict(mutant: Mutant, prop: str) -> Mutant | None:
     """The mutant with only ``prop`` as its check (on the implementations it
     targets that ``prop`` applies to), or None if it applies to none."""
-    from attnfuzz.properties import checks, implementations
+    from .. import checks, implementations
 
     applies = checks.get(prop).applies
     targets = tuple(
@@ -441,7 +441,7 @@ def catalogue(
     if source is not None:
         muts = from_file(source)
     elif rules is not None:
-        from attnfuzz.properties.mutation.rules import generate
+        from .rules import generate
 
         muts = generate(per_rule_file=rules or None)
     else:
@@ -596,7 +596,7 @@ def _main() -> int:
     p.add_argument("--watch", default="")
     p.add_argument("--baseline", action="store_true")
     args = p.parse_args()
-    from attnfuzz.properties import backend
+    from .. import backend
 
     backend.configure(args.backend)
     layouts = tuple(x for x in args.layouts.split(",") if x) or None

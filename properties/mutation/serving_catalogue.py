@@ -4,7 +4,7 @@ in ``kernels/_row_tile.py`` and the split paged path in
 
 from __future__ import annotations
 
-from attnfuzz.properties.mutation.mutant import SERVING, Mutant, mutant
+from .mutant import SERVING, Mutant, mutant
 
 
 def _s(name, edits, mimics, file="serving.py", equivalent=None):

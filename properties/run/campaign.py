@@ -164,7 +164,7 @@ class Campaign:
     # --- workers -------------------------------------------------------------------------
 
     def _spawn(self, slot: Slot) -> None:
-        from attnfuzz.properties.run import worker
+        from . import worker
 
         parent, child = self.context.Pipe()
         log = str(self.logs / f"worker-{slot.index}.log")
@@ -418,8 +418,8 @@ class Campaign:
             self._spawn(slot)
             slot.ready = True
             return
-        from attnfuzz.properties.model.cases import from_json
-        from attnfuzz.properties.run import worker
+        from ..model.cases import from_json
+        from . import worker
 
         case = from_json(inflight["case"])
         message = (f"{r.key[2]}: {r.key[0]} {why} on: {case.describe()}\n"
@@ -438,7 +438,7 @@ class Campaign:
     def run(self) -> int:
         try:
             if self.plan.where == "interpreter":
-                from attnfuzz.properties.run import worker
+                from . import worker
 
                 worker.prepare()  # once, for every forked worker
             self.slots = [Slot(i) for i in range(self.plan.jobs)]
@@ -554,7 +554,7 @@ class Campaign:
             print(line, flush=True)
 
     def summary(self) -> int:
-        from attnfuzz.reference.verdict import FINDINGS
+        from ...reference.verdict import FINDINGS
 
         if self.tty:
             sys.stdout.write("\r\033[K")

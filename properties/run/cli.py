@@ -14,7 +14,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from attnfuzz.properties.run import load_package
+from . import load_package
 
 
 class UsageError(Exception):
@@ -26,7 +26,7 @@ def _csv(text: str) -> list[str]:
 
 
 def _implementations(text: str) -> list[str]:
-    from attnfuzz.properties import implementations
+    from .. import implementations
 
     names = list(dict.fromkeys(_csv(text)))
     if not names:
@@ -42,7 +42,7 @@ def _implementations(text: str) -> list[str]:
 
 
 def _properties(text: str) -> list[str]:
-    from attnfuzz.properties import checks
+    from .. import checks
 
     names = list(dict.fromkeys(_csv(text)))
     if not names:
@@ -58,8 +58,8 @@ def _properties(text: str) -> list[str]:
 def _imported(names: list[str], convention: str | None, supports: str | None) -> list[str]:
     """``names`` with each MODULE:FUNCTION called by ``convention``, within
     ``supports``, and imported."""
-    from attnfuzz.properties import implementations
-    from attnfuzz.properties.implementations import support
+    from .. import implementations
+    from ..implementations import support
 
     spec = ""
     if supports is not None:
@@ -92,7 +92,7 @@ def _dtypes(text: str) -> list[str]:
     names = list(dict.fromkeys(_csv(text)))
     if not names:
         raise argparse.ArgumentTypeError("give at least one dtype")
-    from attnfuzz.properties.model.cases import DTYPES
+    from ..model.cases import DTYPES
 
     unknown = [d for d in names if d not in DTYPES]
     if unknown:
@@ -123,9 +123,9 @@ def _seconds(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from attnfuzz.properties import checks, implementations
-    from attnfuzz.properties.implementations import conventions
-    from attnfuzz.properties.implementations.support import help_text as support_help
+    from .. import checks, implementations
+    from ..implementations import conventions
+    from ..implementations.support import help_text as support_help
 
     campaign = implementations.names(campaign=True)
     others = [n for n in implementations.names() if n not in campaign]
@@ -297,7 +297,7 @@ Round = tuple[str, str, str]  # (implementation, dtype, property)
 
 
 def _bound_shrinking(seconds: float) -> None:
-    from attnfuzz.properties import hypothesis_internals
+    from .. import hypothesis_internals
 
     try:
         hypothesis_internals.bound_shrinking(seconds)
@@ -308,7 +308,7 @@ def _bound_shrinking(seconds: float) -> None:
 def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> list[Round]:
     """Every (implementation, dtype, property) to fuzz: the dtypes each
     implementation supports, the properties that apply to it."""
-    from attnfuzz.properties import checks, implementations
+    from .. import checks, implementations
 
     rounds, skips = [], []
     for name in impls:
@@ -333,7 +333,7 @@ def _rounds(impls: list[str], dtypes: list[str], props: list[str] | None) -> lis
 
 def _dump_dir(text: str | None) -> Path | None:
     """``--dump-dir``: a directory, or a path where one can be made."""
-    from attnfuzz.properties.model.dumps import made_directory
+    from ..model.dumps import made_directory
 
     if text is None:
         return None
@@ -344,9 +344,9 @@ def _dump_dir(text: str | None) -> Path | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from attnfuzz.properties import backend
-    from attnfuzz.properties.run import database
-    from attnfuzz.properties.run.campaign import Campaign, Plan
+    from .. import backend
+    from . import database
+    from .campaign import Campaign, Plan
 
     default_dtypes = ["float32", "float16"] + (["bfloat16"] if backend.supports_bf16() else [])
     dtypes = args.dtype or default_dtypes
@@ -387,7 +387,7 @@ def _default_jobs(where: str) -> int:
     """One worker per core on the interpreter (each case is pure Python); on a
     GPU, one per core up to eight per GPU: compiles run on the host's cores
     while other workers' cases keep the GPU busy."""
-    from attnfuzz.properties.run.campaign import cores
+    from .campaign import cores
 
     cores = cores()
     if where == "interpreter":
@@ -401,12 +401,12 @@ def _default_jobs(where: str) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from attnfuzz.properties.run import harness
+    from . import harness
 
     if args.force and not args.export:
         raise UsageError("--force applies to --export only (a replay writes no file)")
     if args.export:
-        from attnfuzz.properties.run import export
+        from . import export
 
         try:
             written = export.export(args.path, args.export, force=args.force)
@@ -433,7 +433,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _configure(choice: str) -> None:
     """Choose the backend, or say in one line why it cannot be this one."""
-    from attnfuzz.properties import backend
+    from .. import backend
 
     if choice == "gpu":
         import torch
@@ -458,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_run(args)
         if args.command == "replay":
             return cmd_replay(args)
-        from attnfuzz.properties.mutation.runner import cmd_mutants
+        from ..mutation.runner import cmd_mutants
 
         return cmd_mutants(args)
     except UsageError as exc:

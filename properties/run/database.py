@@ -21,7 +21,7 @@ import os
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
-from attnfuzz.properties.model.dumps import made_directory
+from ..model.dumps import made_directory
 
 DEFAULT_DATABASE = ".attnfuzz/examples"
 # Bumped when the saved cases' JSON changes meaning.

@@ -57,13 +57,14 @@ from pathlib import Path
 
 import torch
 
-from attnfuzz.properties.checks.execution import GRADS
-from attnfuzz.properties.checks.gradients import gradient_oracle
-from attnfuzz.properties.checks.oracle import EXPECTED
-from attnfuzz.properties.implementations import conventions, sdpa
-from attnfuzz.properties.model.cases import AttentionCase, with_inputs
-from attnfuzz.properties.run import export_code as script_code
-from attnfuzz.properties.run.harness import DumpError, load_dump
+from ...reference import oracle
+from ..checks.execution import GRADS
+from ..checks.gradients import gradient_oracle
+from ..checks.oracle import EXPECTED
+from ..implementations import conventions, sdpa
+from ..model.cases import AttentionCase, with_inputs
+from . import export_code as script_code
+from .harness import DumpError, load_dump
 
 WIDTH = 96  # of the script's lines (the project's limit is 100)
 CHUNK = 76  # base64 characters a line
@@ -224,25 +225,39 @@ def _blind_rows(case: AttentionCase) -> int:
     """How many query rows see no key under the case's mask."""
     if case.sk == 0:
         return case.sq
-    window = case.window or (None, None)
-    seen = sdpa.window_mask(case.sq, case.sk, case.causal, case.alignment, window, "cpu")
+    seen = oracle.visible(case.sq, case.sk, case.alignment, causal=case.causal,
+                          window=case.window)
     return int((~seen.any(dim=1)).sum())
+
+
+class _Length(str):
+    """A length by name: given two, the oracle's ``offset`` writes its formula."""
+
+    def __sub__(self, other: str) -> _Length:
+        return _Length(f"({self} - {other})")
+
+
+def _diagonal(alignment: str) -> str:
+    """Query i's causal diagonal, the key ``i + o`` with o the oracle's own offset
+    written out (``i + (Sk - Sq)``, or ``i`` where it is 0), so that what a script
+    says of its mask is what its embedded rule does."""
+    o = oracle.offset(_Length("Sq"), _Length("Sk"), alignment)
+    return f"i + {o}" if o != 0 else "i"
 
 
 def _mask_words(case: AttentionCase) -> str:
     if not case.causal:
         words = "no mask: every query sees every key"
-    elif case.alignment == "bottom_right":
-        words = ("causal, bottom-right aligned (the KV-cache convention): query i sees key j "
-                 + _keep("iff j <= i + (Sk - Sq)"))
     else:
-        words = ("causal, top-left aligned (is_causal=True): query i sees key j "
-                 + _keep("iff j <= i"))
+        how = ("bottom-right aligned (the KV-cache convention)"
+               if case.alignment == "bottom_right" else "top-left aligned (is_causal=True)")
+        words = (f"causal, {how}: query i sees key j "
+                 + _keep(f"iff j <= {_diagonal(case.alignment)}"))
     if case.window is not None:
         left, right = case.window
-        offset = "(Sk - Sq)" if case.alignment == "bottom_right" else "0"
-        edges = [f"j >= i + {offset} - {left}" if left is not None else "",
-                 f"j <= i + {offset} + {right}" if right is not None else ""]
+        diagonal = _diagonal(case.alignment)
+        edges = [f"j >= {diagonal} - {left}" if left is not None else "",
+                 f"j <= {diagonal} + {right}" if right is not None else ""]
         words += ("; and a sliding window " + _keep(f"(left={left}, right={right})")
                   + ": only keys with " + " and ".join(_keep(e) for e in edges if e))
     blind = _blind_rows(case)
@@ -406,7 +421,7 @@ def _literal(name: str, value: str, indent: str = "") -> list[str]:
 
 def _page_sizes(impl: str) -> tuple[int, ...] | None:
     """The page sizes an implementation's name declares (its ``#SPEC``), if any."""
-    from attnfuzz.properties.implementations import support
+    from ..implementations import support
 
     spec = impl.partition("#")[2]
     return support.parse(spec).page_sizes if spec else None
@@ -414,10 +429,8 @@ def _page_sizes(impl: str) -> tuple[int, ...] | None:
 
 def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
               sizes: tuple[int, ...] | None = None) -> str:
-    alignment = {
-        "bottom_right": "query i sees key j iff j <= i + (Sk - Sq)",
-        "top_left": "query i sees key j " + _keep("iff j <= i"),
-    }[case.alignment]
+    # One line of code, not a wrapped comment: no characters that keep words together.
+    alignment = f"query i sees key j iff j <= {_diagonal(case.alignment)}"
     lines = [
         "# The case, as attnfuzz drew it.",
         *_literal("CASE", case.describe()),
@@ -443,8 +456,9 @@ def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
             *_literal("MODULE", target[1]),
             *_literal("FUNCTION", target[2]),
         ]
-        if target[3] == "paged":
+        if conventions.get(target[3]).pages:
             page, seed = conventions.paged_layout(case.sq, case.sk, case.d, sizes)
+            page = page if case.page_size is None else case.page_size  # outside the declared
             lines += [f"PAGE = {page}  # slots per page of the cache, and the seed of their order",
                       f"PAGE_SEED = {seed}"]
     return "\n".join(lines)

@@ -34,19 +34,20 @@ from pathlib import Path
 
 import torch
 
-from attnfuzz.properties import backend, checks, hypothesis_internals
-from attnfuzz.properties.checks.execution import (
+from ...reference import Verdict
+from .. import backend, checks, hypothesis_internals
+from ..checks.execution import (
     UnsafeRun,
     classify,
     context_killer,
     refusal_key,
 )
-from attnfuzz.properties.implementations import Implementation, conventions, get
-from attnfuzz.properties.implementations.implementation import (
+from ..implementations import Implementation, conventions, get
+from ..implementations.implementation import (
     ContractViolation,
     ImplementationCrash,
 )
-from attnfuzz.properties.model.cases import (
+from ..model.cases import (
     Built,
     Case,
     build,
@@ -54,13 +55,12 @@ from attnfuzz.properties.model.cases import (
     to_json,
     with_inputs,
 )
-from attnfuzz.properties.model.dumps import (
+from ..model.dumps import (
     dump_root,
     fresh_dir,
     lenient,
     strict,
 )
-from attnfuzz.reference import Verdict
 
 
 @dataclass(frozen=True)
@@ -541,7 +541,7 @@ class ReplayReport:
 
 
 def is_sequence_dump(path: str | Path) -> bool:
-    from attnfuzz.properties.checks import stateful
+    from ..checks import stateful
 
     p = Path(path)
     return p.name == stateful.SEQUENCE_FILE or (p / stateful.SEQUENCE_FILE).is_file()
@@ -578,7 +578,7 @@ def replay_report(path: str | Path) -> ReplayReport:
 
 
 def _replay_sequence(path: str | Path) -> ReplayReport:
-    from attnfuzz.properties.checks import stateful
+    from ..checks import stateful
 
     try:
         record = stateful.load_sequence(path)

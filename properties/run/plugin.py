@@ -35,8 +35,8 @@ import shlex
 import time
 from collections.abc import Callable
 
-from attnfuzz.properties import backend, hypothesis_internals
-from attnfuzz.properties.run import load_package
+from .. import backend, hypothesis_internals
+from . import load_package
 
 # Import time is before the test modules are collected: the earliest there is.
 # A bad ATTNFUZZ_BACKEND is a usage error, reported once pytest can (configure).
@@ -228,7 +228,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
 @pytest.fixture
 def attnfuzz_recorder(record_property):
     """Make Recorders whose worst ratios reach the summary (also from xdist workers)."""
-    from attnfuzz.properties.run.harness import Recorder
+    from .harness import Recorder
 
     made: dict[tuple[str, str], Recorder] = {}
 
@@ -281,9 +281,9 @@ def fuzz_test(
     that time (a failure found in time is shrunk however long that takes);
     ``--attnfuzz-seconds`` on the command line overrides both.  Assign the
     result to a name pytest collects (``test_...``)."""
-    from attnfuzz.properties import checks, implementations
-    from attnfuzz.properties.checks import stateful
-    from attnfuzz.properties.run import harness, worker
+    from .. import checks, implementations
+    from ..checks import stateful
+    from . import harness, worker
 
     impl = implementations.of_function(fn, convention, supports)
     if isinstance(properties, str) or isinstance(dtypes, str):

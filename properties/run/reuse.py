@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from attnfuzz.properties.model.cases import AttentionCase, Case, MatmulCase, SoftmaxCase
+from ..model.cases import AttentionCase, Case, MatmulCase, SoftmaxCase
 
 # Lengths move by multiples of this (Triton's divisibility specialisation).
 STEP = 16

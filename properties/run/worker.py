@@ -85,15 +85,15 @@ def finding_class(case) -> str | None:
     findings of one class (and kind and check) are taken for one bug."""
     from dataclasses import replace
 
-    from attnfuzz.properties.model.values import Values
+    from ..model.values import Values
 
     return None if case is None else repr(replace(case, values=Values()))
 
 
 class Worker:
     def __init__(self, conn, database: str | None, reuse: bool) -> None:
-        from attnfuzz.properties.run import database as db
-        from attnfuzz.properties.run.reuse import Specialisations
+        from . import database as db
+        from .reuse import Specialisations
 
         self.conn = conn
         self.db = db.open_database(database)
@@ -124,8 +124,8 @@ class Worker:
                     self.send("dumped", str(_write_fault_dump(**payload)))
             except Exception:
                 self.send("error", traceback.format_exc())
-            from attnfuzz.properties.checks import stateful
-            from attnfuzz.properties.run import harness
+            from ..checks import stateful
+            from . import harness
 
             lost = harness.lost_context() or stateful.lost_context()
             if lost:
@@ -137,7 +137,7 @@ class Worker:
     # --- one visit ---------------------------------------------------------------------
 
     def visit(self, v: Visit) -> None:
-        from attnfuzz.properties import checks
+        from .. import checks
 
         impl, dtype, prop = v.round
         if checks.get(prop).sequences is not None:
@@ -182,8 +182,8 @@ class Worker:
 
     def _replay_saved(self, v: Visit) -> bool:
         """Check the cases saved for this round first; True if one still fails."""
-        from attnfuzz.properties.model.cases import from_json
-        from attnfuzz.properties.run import database as db
+        from ..model.cases import from_json
+        from . import database as db
 
         for record in db.saved_cases(self.db, v.round):
             try:
@@ -208,8 +208,8 @@ class Worker:
         from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
         from hypothesis import seed as hseed
 
-        from attnfuzz.properties import checks, implementations
-        from attnfuzz.properties.run import harness, reuse
+        from .. import checks, implementations
+        from . import harness, reuse
 
         impl_name, dtype, prop = v.round
         impl = implementations.get(impl_name)
@@ -297,8 +297,8 @@ class Worker:
     def _check(self, v: Visit, case, mode: str, *, counted: bool) -> None:
         """Check one case, telling the campaign before and after; ``counted``:
         a generated case (not a shrink step or the final replay)."""
-        from attnfuzz.properties.model.cases import to_json
-        from attnfuzz.properties.run import harness
+        from ..model.cases import to_json
+        from . import harness
 
         impl_name, dtype, prop = v.round
         campaign = harness.Campaign(**v.campaign)
@@ -329,9 +329,9 @@ class Worker:
             raise _Refused
 
     def _report(self, v: Visit, failure: BaseException, case, replayed: bool = False) -> None:
-        from attnfuzz.properties.model.cases import to_json
-        from attnfuzz.properties.run import database as db
-        from attnfuzz.properties.run import harness
+        from ..model.cases import to_json
+        from . import database as db
+        from . import harness
 
         v.known.append(_bug_key(failure))
         if getattr(failure, "dump", None) is not None and case is not None and not replayed:
@@ -346,10 +346,10 @@ class Worker:
     def _sequences(self, v: Visit) -> None:
         """A property of call sequences runs its own state machine: ``examples``
         calls' worth of sequences, its failure dumped as ``sequence.json``."""
-        from attnfuzz.properties import checks
-        from attnfuzz.properties.checks import stateful
-        from attnfuzz.properties.model.cases import to_json
-        from attnfuzz.properties.run import harness
+        from .. import checks
+        from ..checks import stateful
+        from ..model.cases import to_json
+        from . import harness
 
         impl, dtype, prop = v.round
         examples = v.max_cases or RUN_EXAMPLES * checks.STATEFUL_STEPS
@@ -439,8 +439,8 @@ def _switch(mode: str, explore: float, reuse: float, start: float, pool: list,
 def _write_fault_dump(prop: str, implementation: str, case: dict, error: str,
                       campaign: dict) -> object:
     """Dump a case that hung or killed its worker (that worker cannot)."""
-    from attnfuzz.properties.model.cases import from_json
-    from attnfuzz.properties.run import harness
+    from ..model.cases import from_json
+    from . import harness
 
     return harness.write_dump(prop, implementation, from_json(case), [],
                               campaign=harness.Campaign(**campaign),
@@ -453,7 +453,7 @@ def prepare() -> None:
     seconds on first use).  The campaign calls it before forking its workers too."""
     import torch
 
-    from attnfuzz.properties.run import load_package
+    from . import load_package
 
     load_package()  # as the command did: the same pool of constants, the same draws
     torch.use_deterministic_algorithms(
@@ -468,7 +468,7 @@ def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     import torch
 
-    from attnfuzz.properties import hypothesis_internals
+    from .. import hypothesis_internals
 
     # Each worker's torch (the float64 oracle on the CPU) gets its share of the
     # host's cores.  On the interpreter that is one: a forked child must not
