@@ -17,8 +17,19 @@ import ast
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+# CPython 3.11's parser is not safe to run in two threads at once (its AST
+# constructor's recursion counter is shared: "recursion depth mismatch"), and
+# the runner checks mutants in a thread pool.
+_PARSING = threading.Lock()
+
+
+def _parse(text: str) -> ast.Module:
+    with _PARSING:
+        return ast.parse(text)
 
 
 @dataclass(frozen=True)
@@ -70,7 +81,7 @@ def _header_end(node: ast.stmt) -> int:
 def watch(path: str, text: str, changed: Iterable[int]) -> Watch:
     """The lines and calls whose execution shows that ``changed`` lines of
     ``text`` (the mutated file's source) ran."""
-    tree = ast.parse(text)
+    tree = _parse(text)
     lines: set[int] = set()
     calls: set[int] = set()
     inside_function = False
@@ -168,12 +179,12 @@ def backend_only(text: str, lines: Iterable[int], interpreted: bool, original: s
     ``interpreted``, else compiled kernels) never goes: a branch on
     ``interpreting()`` taken only by the other one, or an operand of a
     condition that ``interpreting()`` decides before it is evaluated."""
-    tree = ast.parse(text)
+    tree = _parse(text)
     if all(_skipped(tree.body, line, interpreted) for line in lines):
         return True
     if original is None:
         return False
-    before = ast.parse(original)
+    before = _parse(original)
     for line in lines:
         prefix = _deciding_prefix(tree, line, interpreted)
         if prefix is None or prefix != _deciding_prefix(before, line, interpreted):
