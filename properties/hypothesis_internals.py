@@ -66,10 +66,40 @@ def force_global_seed(seed: int | str | None) -> None:
 
 
 def current_profile() -> str:
-    """The name of the settings profile loaded (``--hypothesis-profile``)."""
+    """The name of the settings profile loaded (``--hypothesis-profile``):
+    ``settings.get_current_profile_name()`` where this Hypothesis has it, which
+    older releases keep only as a class attribute (``profile_attribute``)."""
     from hypothesis import settings
 
-    return settings.default._current_profile  # type: ignore[attr-defined]
+    public = getattr(settings, "get_current_profile_name", None)
+    return public() if public is not None else profile_attribute()
+
+
+def profile_attribute() -> str:
+    """The loaded profile's name as Hypothesis keeps it, with or without a
+    public accessor."""
+    from hypothesis import settings
+
+    return settings._current_profile  # type: ignore[attr-defined]
+
+
+def build_context():
+    """The running Hypothesis example's build context, which ``is_final`` and
+    ``reproduce_blob`` read; None outside a Hypothesis test."""
+    from hypothesis.control import current_build_context
+    from hypothesis.errors import InvalidArgument
+
+    try:
+        return current_build_context()
+    except InvalidArgument:
+        return None
+
+
+def is_final(context) -> bool:
+    """Whether ``context`` (``build_context``'s) runs the final example: the
+    shrunk failure Hypothesis runs once more to report it, where a dump is
+    written.  True outside a Hypothesis test (None), where the one case is final."""
+    return context is None or bool(context.is_final)
 
 
 def reproduce_blob(context) -> str | None:

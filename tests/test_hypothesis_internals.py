@@ -92,8 +92,50 @@ def test_the_current_profile_is_the_one_loaded():
         settings.load_profile(before)
 
 
+def test_the_profile_attribute_is_the_one_loaded():
+    # What current_profile reads where Hypothesis has no get_current_profile_name.
+    before = hypothesis_internals.current_profile()
+    settings.register_profile("attnfuzz-internals-probe", max_examples=7)
+    try:
+        settings.load_profile("attnfuzz-internals-probe")
+        assert hypothesis_internals.profile_attribute() == "attnfuzz-internals-probe"
+    finally:
+        settings.load_profile(before)
+    assert hypothesis_internals.profile_attribute() == before
+
+
+def test_the_build_context_is_the_running_examples_and_none_outside():
+    assert hypothesis_internals.build_context() is None
+    seen: list[object] = []
+
+    @settings(max_examples=3, database=None, phases=(Phase.generate,))
+    @given(st.integers(0, 100))
+    def probe(x: int) -> None:
+        seen.append(hypothesis_internals.build_context())
+
+    probe()
+    assert len(seen) == 3 and None not in seen
+    assert len({id(c) for c in seen}) == 3, "one context per example"
+
+
+def test_only_the_replay_of_the_shrunk_failure_is_final():
+    assert hypothesis_internals.is_final(None), "outside a Hypothesis test a case is final"
+    seen: list[tuple[int, bool]] = []
+
+    @settings(max_examples=100, database=None, phases=(Phase.generate, Phase.shrink))
+    @given(st.integers(0, 1000))
+    def fails(x: int) -> None:
+        seen.append((x, hypothesis_internals.is_final(hypothesis_internals.build_context())))
+        assert x < 10
+
+    with pytest.raises(AssertionError):
+        fails()
+    final = [x for x, last in seen if last]
+    assert final == [10], final  # the shrunk example, run once more to report it
+    assert seen[-1] == (10, True) and len(seen) > 1, seen
+
+
 def test_the_reproduce_blob_decodes_to_the_running_examples_choices():
-    from hypothesis.control import current_build_context
     from hypothesis.core import decode_failure
 
     seen: list[tuple] = []
@@ -101,7 +143,7 @@ def test_the_reproduce_blob_decodes_to_the_running_examples_choices():
     @settings(max_examples=2, database=None, phases=(Phase.generate,))
     @given(st.integers(0, 100))
     def probe(x: int) -> None:
-        context = current_build_context()
+        context = hypothesis_internals.build_context()
         seen.append((hypothesis_internals.reproduce_blob(context), context.data.choices))
 
     probe()
