@@ -83,9 +83,19 @@ def profile_attribute() -> str:
     return settings._current_profile  # type: ignore[attr-defined]
 
 
+def reproduce_blob(context) -> str | None:
+    """Hypothesis' reproduce blob (``@reproduce_failure``) for the example a
+    running test's ``context`` holds, or None where this version has none."""
+    try:
+        from hypothesis.core import encode_failure
+
+        return encode_failure(context.data.choices).decode("ascii")
+    except Exception:  # pragma: no cover - depends on Hypothesis internals
+        return None
+
+
 def build_context():
-    """The running Hypothesis example's build context, which ``is_final`` and
-    ``reproduce_blob`` read; None outside a Hypothesis test."""
+    """The running Hypothesis example's build context, or None outside a Hypothesis test."""
     from hypothesis.control import current_build_context
     from hypothesis.errors import InvalidArgument
 
@@ -96,18 +106,7 @@ def build_context():
 
 
 def is_final(context) -> bool:
-    """Whether ``context`` (``build_context``'s) runs the final example: the
-    shrunk failure Hypothesis runs once more to report it, where a dump is
-    written.  True outside a Hypothesis test (None), where the one case is final."""
+    """Whether ``context``'s example is the one Hypothesis reports (its last run
+    of the smallest failure), not one that shrinking tries.  None, a case run
+    once outside Hypothesis, is final."""
     return context is None or bool(context.is_final)
-
-
-def reproduce_blob(context) -> str | None:
-    """Hypothesis' reproduce blob (``@reproduce_failure``) for the example a
-    running test's ``context`` holds, or None where this version has none."""
-    try:
-        from hypothesis.core import encode_failure
-
-        return encode_failure(context.data.choices).decode("ascii")
-    except Exception:  # pragma: no cover - depends on Hypothesis internals
-        return None

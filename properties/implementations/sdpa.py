@@ -45,11 +45,14 @@ SUPPORT = {"sdpa_math": Support(backward=True, windows=True), "sdpa_flash": SIXT
            "sdpa_efficient": Support(backward=True, windows=True)}
 
 
+# Our causal alignments, as SDPA's causal biases (torch.nn.attention.bias).
+CAUSAL_VARIANT = {"bottom_right": "causal_lower_right", "top_left": "causal_upper_left"}
+
+
 def _runner(name: str):
     def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         import torch.nn.functional as F
-        from torch.nn.attention import SDPBackend, sdpa_kernel
-        from torch.nn.attention.bias import causal_lower_right, causal_upper_left
+        from torch.nn.attention import SDPBackend, bias, sdpa_kernel
 
         sq, sk = q.shape[2], k.shape[2]
         kwargs: dict[str, object] = {"scale": scale}
@@ -57,8 +60,7 @@ def _runner(name: str):
             kwargs["attn_mask"] = oracle.visible(sq, sk, alignment, causal=causal,
                                                  window=window, device=q.device)
         elif causal:
-            bias = causal_lower_right if alignment == "bottom_right" else causal_upper_left
-            kwargs["attn_mask"] = bias(sq, sk)
+            kwargs["attn_mask"] = getattr(bias, CAUSAL_VARIANT[alignment])(sq, sk)
         group = q.shape[1] // k.shape[1] if k.shape[1] else 1
         if group > 1:
             kwargs["enable_gqa"] = True

@@ -402,8 +402,8 @@ def _imports(case: AttentionCase, target: tuple[str, ...]) -> str:
         lines.append("import torch.nn.functional as F")
         lines.append("from torch.nn.attention import SDPBackend, sdpa_kernel")
         if case.causal and case.window is None:
-            bias = "causal_lower_right" if case.alignment == "bottom_right" else "causal_upper_left"
-            lines.append(f"from torch.nn.attention.bias import {bias}")
+            variant = sdpa.CAUSAL_VARIANT[case.alignment]
+            lines.append(f"from torch.nn.attention.bias import {variant}")
     if target[0] == "flex":
         lines.append("from torch.nn.attention import flex_attention as flex")
     return "\n".join(lines)
@@ -456,8 +456,9 @@ def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
             *_literal("MODULE", target[1]),
             *_literal("FUNCTION", target[2]),
         ]
-        if target[3] == "paged":
+        if conventions.get(target[3]).pages:
             page, seed = conventions.paged_layout(case.sq, case.sk, case.d, sizes)
+            page = page if case.page_size is None else case.page_size  # outside the declared
             lines += [f"PAGE = {page}  # slots per page of the cache, and the seed of their order",
                       f"PAGE_SEED = {seed}"]
     return "\n".join(lines)
@@ -554,12 +555,9 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
         lines.append("    # The window (causal limit included) as a boolean mask, as attnfuzz has.")
         lines.append("    kwargs[\"attn_mask\"] = visible(q.shape[2], k.shape[2]).to(q.device)")
     elif case.causal:
-        if case.alignment == "bottom_right":
-            lines.append("    # attnfuzz's bottom-right mask: SDPA's causal_lower_right.")
-            lines.append("    kwargs[\"attn_mask\"] = causal_lower_right(q.shape[2], k.shape[2])")
-        else:
-            lines.append("    # attnfuzz's top-left mask: SDPA's causal_upper_left (is_causal).")
-            lines.append("    kwargs[\"attn_mask\"] = causal_upper_left(q.shape[2], k.shape[2])")
+        variant = sdpa.CAUSAL_VARIANT[case.alignment]
+        lines.append(f"    # attnfuzz's {case.alignment.replace('_', '-')} mask: SDPA's {variant}.")
+        lines.append(f"    kwargs[\"attn_mask\"] = {variant}(q.shape[2], k.shape[2])")
     lines += [
         "    if q.shape[1] != k.shape[1]:",
         "        kwargs[\"enable_gqa\"] = True  # KV heads are shared, not repeated",
