@@ -66,10 +66,21 @@ def force_global_seed(seed: int | str | None) -> None:
 
 
 def current_profile() -> str:
-    """The name of the settings profile loaded (``--hypothesis-profile``)."""
+    """The name of the settings profile loaded (``--hypothesis-profile``):
+    ``settings.get_current_profile_name()`` where this Hypothesis has it, which
+    older releases keep only as a class attribute (``profile_attribute``)."""
     from hypothesis import settings
 
-    return settings.default._current_profile  # type: ignore[attr-defined]
+    public = getattr(settings, "get_current_profile_name", None)
+    return public() if public is not None else profile_attribute()
+
+
+def profile_attribute() -> str:
+    """The loaded profile's name as Hypothesis keeps it, with or without a
+    public accessor."""
+    from hypothesis import settings
+
+    return settings._current_profile  # type: ignore[attr-defined]
 
 
 def reproduce_blob(context) -> str | None:

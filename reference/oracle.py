@@ -18,10 +18,11 @@ def offset(m: int, n: int, alignment: str) -> int:
     return n - m if alignment == "bottom_right" else 0
 
 
-def sees(ahead, causal: bool, window):
-    """Elementwise on ``ahead`` = j - (i + o): whether the query sees the key.
-    j <= i + o (causal); i + o - left <= j <= i + o + right within a window
-    (left, right), a side of None unlimited."""
+def sees(i, j, o: int, causal: bool, window):
+    """Whether query i sees key j (elementwise on index tensors), the causal
+    diagonal at key i + o (``offset``): j <= i + o (causal); i + o - left <= j
+    <= i + o + right within a window (left, right), a side of None unlimited."""
+    ahead = j - (i + o)
     left, right = window or (None, None)
     seen = ahead <= 0 if causal else ahead == ahead
     if left is not None:
@@ -37,7 +38,7 @@ def visible(
 ) -> torch.Tensor:
     """(m, n) bool on ``device``: whether query i sees key j (``sees``)."""
     rows, cols = torch.arange(m, device=device), torch.arange(n, device=device)
-    return sees(cols.unsqueeze(0) - rows.unsqueeze(1) - offset(m, n, alignment), causal, window)
+    return sees(rows.unsqueeze(1), cols.unsqueeze(0), offset(m, n, alignment), causal, window)
 
 
 def matmul(a: torch.Tensor, b: torch.Tensor, *, scale: float = 1.0) -> torch.Tensor:

@@ -11,15 +11,18 @@ from __future__ import annotations
 import ctypes
 import json
 import re
+from dataclasses import replace
 
 import pytest
 import torch
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from attnfuzz.properties import backend, implementations
+from attnfuzz.properties import backend, checks, implementations
 from attnfuzz.properties.checks import execution
 from attnfuzz.properties.implementations import Implementation
+from attnfuzz.properties.implementations.implementation import ImplementationCrash
+from attnfuzz.properties.implementations.support import Support
 from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.run import harness
 
@@ -150,3 +153,29 @@ def test_the_campaign_goes_on_for_the_other_implementations_in_a_new_worker(
     # The worker that lost its context was replaced: matmul ran 2 cases in each
     # of oracle and bad_out and a sequence of 5 calls, after the faulting case.
     assert re.search(r"^10 cases in .*1 failing implementation/dtype pair", out, re.M), out
+
+
+def _refusing(message: str) -> Implementation:
+    def run(q, k, v, out, **kw):
+        raise RuntimeError(message)
+
+    return Implementation("refusing_for_tests", "attention", run, description="raises",
+                          support=Support(max_seq=4))
+
+
+PAST_MAX_SEQ = AttentionCase(batch=1, hq=1, hkv=1, sq=6, sk=6, d=8, dv=8)
+
+
+@pytest.mark.parametrize("prop, case", [
+    ("refuses", PAST_MAX_SEQ), ("oracle", PAST_MAX_SEQ),
+    ("bad_out", replace(PAST_MAX_SEQ, options=(("out", "overlapping an input"),))),
+], ids=["refuses", "oracle", "bad_out"])
+def test_a_fault_is_no_refusal(monkeypatch, prop, case):
+    # Past its declared max_seq, or given an out over an input, an implementation
+    # may raise: a refusal, no finding.  A fault there is still a fault: it ended
+    # the CUDA context, whatever the case.
+    monkeypatch.setitem(implementations._REGISTRY, "refusing_for_tests", _refusing("too long"))
+    assert not checks.failures(harness.run_property(prop, "refusing_for_tests", case))
+    monkeypatch.setitem(implementations._REGISTRY, "refusing_for_tests", _refusing(FAULT))
+    with pytest.raises(ImplementationCrash, match="illegal memory access"):
+        harness.run_property(prop, "refusing_for_tests", case)

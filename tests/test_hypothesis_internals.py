@@ -92,8 +92,19 @@ def test_the_current_profile_is_the_one_loaded():
         settings.load_profile(before)
 
 
+def test_the_profile_attribute_is_the_one_loaded():
+    # What current_profile reads where Hypothesis has no get_current_profile_name.
+    before = hypothesis_internals.current_profile()
+    settings.register_profile("attnfuzz-internals-probe", max_examples=7)
+    try:
+        settings.load_profile("attnfuzz-internals-probe")
+        assert hypothesis_internals.profile_attribute() == "attnfuzz-internals-probe"
+    finally:
+        settings.load_profile(before)
+    assert hypothesis_internals.profile_attribute() == before
+
+
 def test_the_reproduce_blob_decodes_to_the_running_examples_choices():
-    from hypothesis.control import current_build_context
     from hypothesis.core import decode_failure
 
     seen: list[tuple] = []
@@ -101,7 +112,7 @@ def test_the_reproduce_blob_decodes_to_the_running_examples_choices():
     @settings(max_examples=2, database=None, phases=(Phase.generate,))
     @given(st.integers(0, 100))
     def probe(x: int) -> None:
-        context = current_build_context()
+        context = hypothesis_internals.build_context()
         seen.append((hypothesis_internals.reproduce_blob(context), context.data.choices))
 
     probe()

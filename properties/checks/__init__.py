@@ -23,7 +23,7 @@ from ..implementations import Implementation
 from ..model.cases import Built, Case
 from . import stateful
 from .agreement import implementations_agree
-from .execution import CONTEXT_KILLERS, execute, failures, worst
+from .execution import context_killer, execute, failures, worst
 from .gradients import (
     against_gradient_oracle,
     gradient_relations,
@@ -90,8 +90,7 @@ class Property:
         try:
             return self.judge(Trial(_marked(impl), case, built, other))
         except _Raised as raised:
-            error = getattr(raised.error, "error", raised.error)  # a harness wrapper's
-            if outside(impl, case) is None or any(k in str(error) for k in CONTEXT_KILLERS):
+            if outside(impl, case) is None or context_killer(raised.error):
                 raise raised.error from raised.error.__cause__  # the implementation's
             return []
 

@@ -33,8 +33,10 @@ from .accesses import watching
 CONTEXT_KILLERS = ("illegal memory access", "misaligned address")
 
 
-def context_killer(error: BaseException) -> str | None:
-    """Which of ``CONTEXT_KILLERS`` an error says, if any."""
+def context_killer(exc: BaseException) -> str | None:
+    """Which of ``CONTEXT_KILLERS`` an error says, if any (that of the
+    implementation where ``exc`` is the harness's ``ImplementationCrash``)."""
+    error = exc.error if isinstance(exc, ImplementationCrash) else exc
     return next((k for k in CONTEXT_KILLERS if k in str(error)), None)
 
 
@@ -47,7 +49,7 @@ def classify(exc: BaseException, impl_name: str) -> tuple[str, str]:
         lines = str(exc).strip().splitlines()
         return "contract", lines[0][:300] if lines else exc.check
     error = exc.error if isinstance(exc, ImplementationCrash) else exc
-    fault = context_killer(error)
+    fault = context_killer(exc)
     if fault is not None:
         return "memory", f"{impl_name} faulted on the GPU ({fault})"
     lines = str(error).strip().splitlines()

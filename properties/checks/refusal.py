@@ -28,7 +28,7 @@ from ..implementations import Implementation
 from ..implementations.implementation import ContractViolation
 from ..model.cases import AttentionCase, Built, Case, build
 from .execution import (
-    CONTEXT_KILLERS,
+    context_killer,
     contiguous_strides,
     extent,
     flag,
@@ -61,10 +61,10 @@ def refused_or_right(
     try:
         verdicts = against_oracle(dataclasses.replace(impl, run=run), case, built)
     except _Raised as raised:
+        if context_killer(raised.error):
+            raise raised.error from None  # a fault, not a refusal: the harness reports it
         # A harness wrapper may hold the implementation's own error.
         error = getattr(raised.error, "error", raised.error)
-        if any(k in str(error) for k in CONTEXT_KILLERS):
-            raise raised.error from None  # a fault, not a refusal: the harness reports it
         nan = math.nan
         return [Verdict(f"refused {broken} ({type(error).__name__})", 0.0, 0.0, 0.0, (), nan,
                         nan)]
@@ -159,9 +159,9 @@ def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None
     except ContractViolation:
         raise  # its convention judged a result it returned: an answer, not a refusal
     except Exception as exc:
-        error = getattr(exc, "error", exc)  # a harness wrapper holds the implementation's own
-        if any(k in str(error) for k in CONTEXT_KILLERS):
+        if context_killer(exc):
             raise
+        error = getattr(exc, "error", exc)  # a harness wrapper holds the implementation's own
         needless = " though no element is shared (a needless refusal, accepted)" if (
             kind in NEEDLESSLY_REFUSED) else ""
         return [Verdict(f"out {kind}: refused ({type(error).__name__}){needless}", 0.0, 0.0,

@@ -30,7 +30,7 @@ sequence itself and shrinks it to the shortest one that fails:
   behind by a call.
 
 Steps are numbered from 0.  The final (shrunk) failure is dumped as
-``sequence.json`` under the dump root (``ATTNFUZZ_DUMP_DIR``), which
+``sequence.json`` (``sequence_dump``) under the dump root (``ATTNFUZZ_DUMP_DIR``), which
 ``replay_sequence`` reruns in order in a fresh process, after the calls the
 process had made before the sequence began (``before``, up to
 ``MAX_HISTORY``), whose state the sequence may have found.
@@ -43,12 +43,7 @@ registry of properties (which imports it) nor ``run``.
 from __future__ import annotations
 
 import collections
-import json
 import math
-import os
-import re
-import shlex
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -72,7 +67,7 @@ from .. import backend, hypothesis_internals
 from ..implementations import conventions, get
 from ..implementations.implementation import ContractViolation
 from ..model.cases import Case, build, from_json, to_json
-from ..model.dumps import dump_root, fresh_dir, lenient, strict
+from ..model.dumps import lenient, strict
 from .execution import (
     bitwise,
     context_killer,
@@ -83,9 +78,14 @@ from .execution import (
 from .gradients import against_gradient_oracle
 from .neighbours import NEIGHBOURS, neighbour_of, sweep_of
 from .oracle import against_oracle
+from .sequence_dump import (
+    NAME,
+    load_sequence,
+    replay_command,
+    step_case,
+    write_sequence_dump,
+)
 
-NAME = "stateful"
-SEQUENCE_FILE = "sequence.json"
 # The interpreter runs a launch's programs one after another, so reruns there
 # differ only by state a call left behind, which one rerun shows.  A GPU
 # schedules them differently each launch: more reruns, more interleavings.
@@ -549,75 +549,6 @@ def replay_sequence(path: str | Path) -> list[list[Verdict]]:
                                  "an earlier call of its case")
             sequence.repeat(of)
     return sequence.verdicts
-
-
-def step_case(step: dict) -> Case:
-    """The case of one of ``sequence.json``'s steps."""
-    return from_json(lenient(step["case"]))  # type: ignore[arg-type]
-
-
-def load_sequence(path: str | Path) -> dict:
-    """A ``sequence.json`` record (a dump's directory or the file); ``ValueError`` if none."""
-    file = Path(path)
-    if file.is_dir():
-        file = file / SEQUENCE_FILE
-    try:
-        record = json.loads(file.read_text())
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ValueError(f"{path}: not a {NAME} dump ({exc})") from None
-    if not isinstance(record, dict) or record.get("property") != NAME:
-        raise ValueError(f"{file}: not a {NAME} dump (no property {NAME!r})")
-    for key, kind in (("implementation", str), ("dtype", str), ("repeats", int),
-                      ("steps", list)):
-        if not isinstance(record.get(key), kind):
-            raise ValueError(f"{file}: not a {NAME} dump (no {kind.__name__} {key!r})")
-    for i, step in enumerate(record["steps"]):
-        if not (isinstance(step, dict) and step.get("rule") in ("call", "repeat")
-                and isinstance(step.get("case"), dict)
-                and (step["rule"] == "call" or isinstance(step.get("of"), int))):
-            raise ValueError(f"{file}: step {i} is not a call or a repeat of a step")
-    return record
-
-
-def write_sequence_dump(
-    sequence: Sequence, failure: StatefulFailure, *, seed: object = None,
-    reproduce: str | None = None, root: Path | None = None,
-) -> Path:
-    """Write ``<root>/stateful-<impl>-<dtype>-<time>-<pid>/sequence.json``; return the directory.
-
-    Strict JSON: non-finite numbers are the strings "inf", "-inf" and "nan",
-    as in the harness's ``case.json``."""
-    short = re.sub(r"[^A-Za-z0-9_.-]+", "_", sequence.impl_name.partition("#")[0]
-                   .rsplit("/", 1)[-1])[-60:]
-    base = Path(root or dump_root()).resolve()
-    path = fresh_dir(base / f"{NAME}-{short}-{sequence.dtype}-"
-                             f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
-    nodeid = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-    record = {
-        "property": NAME,
-        "implementation": sequence.impl_name,
-        "dtype": sequence.dtype,
-        "repeats": sequence.repeats,
-        "before": sequence.before,
-        "steps": failure.steps,
-        "failed_step": len(failure.steps) - 1,
-        "message": failure.message,
-        "kinds": failure.kinds,
-        "diagnosis": [v.as_dict() for v in failure.verdicts],
-        "pytest_nodeid": nodeid or None,
-        "hypothesis_seed": hypothesis_internals.global_seed() if seed is None else seed,
-        "reproduce": reproduce,
-        "replay": replay_command(path),
-        "versions": backend.versions(),
-    }
-    text = json.dumps(strict(record), indent=2, allow_nan=False)
-    (path / SEQUENCE_FILE).write_text(text + "\n")
-    return path
-
-
-def replay_command(path: Path) -> str:
-    """A shell command that replays the dump at ``path`` in a fresh process."""
-    return f"attnfuzz replay {shlex.quote(str(path))}"
 
 
 def _with_dump(failure: StatefulFailure, path: Path) -> StatefulFailure:

@@ -93,7 +93,7 @@ def _block_mask(sq: int, sk: int, alignment: str, device: torch.device, causal: 
     shift = oracle.offset(sq, sk, alignment)
 
     def visible(b, h, q_idx, kv_idx):  # the oracle's rule, as a mask_mod
-        return oracle.sees(kv_idx - q_idx - shift, causal, window)
+        return oracle.sees(q_idx, kv_idx, shift, causal, window)
 
     return _flex.create_block_mask(visible, None, None, sq, sk, device=device)
 

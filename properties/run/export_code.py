@@ -38,7 +38,7 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     shift = offset(sq, sk, ALIGNMENT)
 
     def visible(b, h, q_idx, kv_idx):  # the mask as a mask_mod
-        return sees(kv_idx - q_idx - shift, CAUSAL, WINDOW)
+        return sees(q_idx, kv_idx, shift, CAUSAL, WINDOW)
 
     kwargs = {"scale": SCALE, "return_aux": flex.AuxRequest(lse=True)}
     if CAUSAL or WINDOW is not None:
@@ -264,7 +264,7 @@ CHECK = '''
 def visible(sq: int, sk: int) -> torch.Tensor:
     """(Sq, Sk) bool: whether query i sees key j (``sees``)."""
     i, j = torch.arange(sq)[:, None], torch.arange(sk)[None, :]
-    return sees(j - i - offset(sq, sk, ALIGNMENT), CAUSAL, WINDOW)
+    return sees(i, j, offset(sq, sk, ALIGNMENT), CAUSAL, WINDOW)
 
 
 def reference(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:

@@ -14,8 +14,9 @@ convention's) as well as attnfuzz's (B, H, S, D).
 
 This module owns dumps: writing them (``write_dump``; a call sequence's
 ``sequence.json`` is written by ``checks.stateful``, which holds the
-sequence), reading them (``load_dump``) and replaying either kind
-(``replay_report``), and which kind of finding a fault is (``classify``).
+sequence, in the format of ``checks.sequence_dump``), reading them
+(``load_dump``) and replaying either kind (``replay_report``), and which kind
+of finding a fault is (``classify``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import torch
 
 from ...reference import Verdict
 from .. import backend, checks, hypothesis_internals
+from ..checks import sequence_dump
 from ..checks.execution import (
     UnsafeRun,
     classify,
@@ -529,10 +531,8 @@ class ReplayReport:
 
 
 def is_sequence_dump(path: str | Path) -> bool:
-    from ..checks import stateful
-
     p = Path(path)
-    return p.name == stateful.SEQUENCE_FILE or (p / stateful.SEQUENCE_FILE).is_file()
+    return p.name == sequence_dump.SEQUENCE_FILE or (p / sequence_dump.SEQUENCE_FILE).is_file()
 
 
 def replay_report(path: str | Path) -> ReplayReport:
@@ -569,7 +569,7 @@ def _replay_sequence(path: str | Path) -> ReplayReport:
     from ..checks import stateful
 
     try:
-        record = stateful.load_sequence(path)
+        record = sequence_dump.load_sequence(path)
     except ValueError as exc:
         raise DumpError(str(exc)) from None
     lines = [backend.describe(),
