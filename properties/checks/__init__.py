@@ -23,7 +23,7 @@ from ..implementations import Implementation
 from ..model.cases import Built, Case
 from . import stateful
 from .agreement import implementations_agree
-from .execution import CONTEXT_KILLERS, execute, failures, worst
+from .execution import CONTEXT_KILLERS, execute, failures, steering, worst
 from .gradients import (
     against_gradient_oracle,
     gradient_relations,
@@ -306,4 +306,4 @@ def get(name: str) -> Property:
 
 
 __all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "outside", "run_stateful",
-           "worst"]
+           "steering", "worst"]
