@@ -2,7 +2,8 @@
 
 The kernels' speed is measured elsewhere (``bench_attention.py``); this is the
 speed of the fuzzing around them, which bounds how much of the case space a
-campaign of a given length explores.  Two parts:
+campaign of a given length explores, and what the cases it draws can show.
+Four parts:
 
 1. **Stage profile, in process.**  For each (implementation, property, dtype)
    it runs Hypothesis rounds the way ``attnfuzz run`` does (one example,
@@ -21,11 +22,26 @@ campaign of a given length explores.  Two parts:
    on the interpreter), with a Triton cache that is cold (a fresh empty
    ``TRITON_CACHE_DIR``) or warm (the same directory after one identical
    run); its final summary line gives cases a second.
+3. **Tightness** (``--part tightness``).  The error/bound ratio of every
+   check (out, lse, dq, dk, dv, ...) of a property on drawn cases (the
+   generate phase alone: no targeting steers them), per (property,
+   implementation, dtype, check): median, p90, max and the share above 0.5.
+   A correct kernel that never comes near 1 leaves room in its bound for a
+   bug of the missing factor.
+4. **Draws** (``--part draws``, no kernel runs).  Distinct (shape, mask)
+   classes among 30 and 100 examples of a property, per seed; the share of
+   its masked cases in which a mask error could show
+   (``unsaturated.informative``); and, drawn as on a GPU, the share of cases
+   at a model's sizes (``realistic_sizes``) and how many row tiles a program
+   of a persistent grid takes there.  Parts 3 and 4 write their record to
+   ``--out`` (default ``attnfuzz-records/`` in the current directory).
 
     python benchmarks/bench_harness.py                                # both parts
     python benchmarks/bench_harness.py --part profile --impl flash,naive --seconds 30
     python benchmarks/bench_harness.py --part e2e --cache both --campaign-args "--jobs 4"
     python benchmarks/bench_harness.py --json /tmp/records/bench-harness.json
+    python benchmarks/bench_harness.py --part tightness --examples 30 --seconds 60
+    python benchmarks/bench_harness.py --part draws --draw-examples 30,100 --draw-seeds 5
 
 The table goes to stdout, progress to stderr; ``--json FILE`` keeps every
 number.  Nothing is written into the source tree: dumps of failing cases
@@ -602,11 +618,13 @@ QUANTILES = (("median", 0.5), ("p90", 0.9), ("max", 1.0))
 
 
 def quantiles(ratios: list[float]) -> dict[str, float]:
-    """Median, p90 and max of ``ratios`` (nearest rank), and the share above 0.5."""
+    """Median, p90 and max of ``ratios`` (nearest rank), the share above 0.5 and
+    the share above 1 (failing)."""
     ordered = sorted(ratios)
     n = len(ordered)
     out = {name: ordered[max(0, math.ceil(q * n) - 1)] if n else None for name, q in QUANTILES}
     out["above_half"] = sum(r > 0.5 for r in ordered) / n if n else None
+    out["failing"] = sum(r > 1 for r in ordered) / n if n else None
     return out
 
 
@@ -654,13 +672,14 @@ def tightness(impl: str, prop: str, dtype: str, examples: int, seed: int,
 
 def tightness_table(records: list[dict[str, Any]]) -> str:
     head = (f"{'property/implementation/dtype':<34}{'check':<28}{'n':>5}{'median':>8}"
-            f"{'p90':>8}{'max':>8}{'>0.5':>7}")
+            f"{'p90':>8}{'max':>8}{'>0.5':>7}{'>1':>6}")
     lines = [head, "-" * len(head)]
     for r in records:
         name = f"{r['property']}/{r['implementation']}/{r['dtype']}"
         for check, q in r["checks"].items():
-            lines.append(f"{name:<34}{check[:27]:<28}{q['n']:>5}{q['median']:>8.3f}"
-                         f"{q['p90']:>8.3f}{q['max']:>8.3f}{100 * q['above_half']:>6.0f}%")
+            lines.append(f"{name:<34}{check[:27]:<28}{q['n']:>5}{q['median']:>8.3g}"
+                         f"{q['p90']:>8.3g}{q['max']:>8.3g}{100 * q['above_half']:>6.0f}%"
+                         f"{100 * q['failing']:>5.0f}%")
         if r["raised"]:
             lines.append(f"{name:<34}raised on {len(r['raised'])} of {r['cases']} cases: "
                          f"{r['raised'][0]}")

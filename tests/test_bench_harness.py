@@ -72,9 +72,9 @@ def test_profile_of_the_cheapest_case_adds_up_and_restores_the_package(tmp_path:
 
 def test_quantiles_are_nearest_rank():
     q = BENCH["quantiles"]([i / 10 for i in range(10, 0, -1)])
-    assert q == {"median": 0.5, "p90": 0.9, "max": 1.0, "above_half": 0.5}
-    assert BENCH["quantiles"]([0.3]) == {"median": 0.3, "p90": 0.3, "max": 0.3,
-                                         "above_half": 0.0}
+    assert q == {"median": 0.5, "p90": 0.9, "max": 1.0, "above_half": 0.5, "failing": 0.0}
+    assert BENCH["quantiles"]([0.3, 2.0]) == {"median": 0.3, "p90": 2.0, "max": 2.0,
+                                              "above_half": 0.5, "failing": 0.5}
 
 
 def test_tightness_measures_every_check_of_drawn_cases():
