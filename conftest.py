@@ -21,6 +21,7 @@ from hypothesis import settings
 from attnfuzz.properties import backend
 from attnfuzz.properties.run import plugin
 from attnfuzz.properties.run.plugin import PROFILE_SETTINGS
+from tests.budgets import SUITE_PROFILES
 
 PLUGIN = plugin.__name__
 
@@ -31,12 +32,11 @@ if not plugin.installed():
 
 # The plugin's profiles (``dev``, ``thorough``) are registered at configure
 # time; this suite loads its default profile now, at import, so it registers
-# them first.  Its own two: ``ci`` fits the 2-core CI machine in minutes (no
-# example database), ``gpu`` is compiled kernels.
+# them first.  Its own two, ``ci`` and ``gpu`` (examples in ``tests/budgets.py``),
+# keep no example database.
 plugin.register_profiles()
-settings.register_profile("ci", max_examples=30, database=None, **PROFILE_SETTINGS)
-GPU_EXAMPLES = int(os.environ.get("ATTNFUZZ_GPU_EXAMPLES", "100"))
-settings.register_profile("gpu", max_examples=GPU_EXAMPLES, database=None, **PROFILE_SETTINGS)
+for _name, (_examples, _why) in SUITE_PROFILES.items():
+    settings.register_profile(_name, max_examples=_examples, database=None, **PROFILE_SETTINGS)
 
 
 def default_profile() -> str:

@@ -81,3 +81,21 @@ def reproduce_blob(context) -> str | None:
         return encode_failure(context.data.choices).decode("ascii")
     except Exception:  # pragma: no cover - depends on Hypothesis internals
         return None
+
+
+def build_context():
+    """The running Hypothesis example's build context, or None outside a Hypothesis test."""
+    from hypothesis.control import current_build_context
+    from hypothesis.errors import InvalidArgument
+
+    try:
+        return current_build_context()
+    except InvalidArgument:
+        return None
+
+
+def is_final(context) -> bool:
+    """Whether ``context``'s example is the one Hypothesis reports (its last run
+    of the smallest failure), not one that shrinking tries.  None, a case run
+    once outside Hypothesis, is final."""
+    return context is None or bool(context.is_final)

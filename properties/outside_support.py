@@ -21,14 +21,15 @@ from . import backend
 from .implementations.support import Support
 from .model.cases import ALIGNMENTS, DTYPES, AttentionCase
 from .model.layouts import NAMES, Layout, materialize, named
+from .model.pages import PAGE_SIZES
 from .strategies import (
     HEAD_DIMS,
-    _known,
     attention_cases,
     inside,
     keys_covering_queries,
     layouts,
 )
+from .strategy_parts import _known
 
 OUTSIDE_MAX_SEQ = 4096
 
@@ -219,6 +220,42 @@ def _broken_max_seq(draw, c, s, ex, cover=False):
     return replace(c, **draw(st.sampled_from([{"sk": n}, {"sq": n}, {"sq": n, "sk": n}])))
 
 
+def _other_page_sizes(s: Support) -> list[int]:
+    # Just past each declared size, and the usual sizes it leaves out.
+    if s.page_sizes is None:
+        return []
+    near = {p + 1 for p in s.page_sizes} | {p - 1 for p in s.page_sizes} | set(PAGE_SIZES)
+    return sorted(p for p in near if p >= 1 and not s.admits_page_size(p))
+
+
+def _broken_page_size(draw, c, s, ex, cover=False):
+    return replace(c, page_size=draw(st.sampled_from(_other_page_sizes(s))))
+
+
+def _queries_breaks(s: Support, c: AttentionCase) -> list[AttentionCase]:
+    # More queries than keys: an admitted Sq past Sk, or an admitted Sk short of Sq.
+    more = [replace(c, sq=n) for n in s.lengths("sq", 3, c.sk + 1)]
+    fewer = [replace(c, sk=n) for n in s.lengths("sk", 3) if n < c.sq]
+    return [b for b in more + fewer if s.first_broken_limit(b) == "queries"]
+
+
+def _broken_queries(draw, c, s, ex, cover=False):
+    found = _queries_breaks(s, c) or _queries_breaks(s, _probe(s, ex))
+    if not found:
+        reject()
+    return draw(st.sampled_from(found))
+
+
+# Limits that only some conventions can pass a case outside of: whether they
+# can is a question of ``keys_cover_queries`` too (the convention's queries are
+# the last keys of a paged cache).
+_CONVENTION_BOUND = {
+    "page_size": lambda s, ex, cover=False: cover and bool(_other_page_sizes(s)),
+    "queries": lambda s, ex, cover=False: not cover and s.queries == "last_keys" and bool(
+        _queries_breaks(s, _probe(s, ex))),
+}
+
+
 OUTSIDE = {
     "dtype": (lambda s, ex: bool(_other_dtypes(s)), _broken_dtype),
     "head_dim": (lambda s, ex: bool(_other_dims(s)), _broken_head_dim),
@@ -235,6 +272,8 @@ OUTSIDE = {
     "mixed layouts": (lambda s, ex: _mixable(s), _broken_mixed),
     "scale": (lambda s, ex: s.scale != "any", _broken_scale),
     **{name: (_can_break_length(name), _broken_length(name)) for name in _LENGTH_LIMITS},
+    "page_size": (_CONVENTION_BOUND["page_size"], _broken_page_size),
+    "queries": (_CONVENTION_BOUND["queries"], _broken_queries),
 }
 
 
@@ -245,7 +284,8 @@ def broken_limits(
     """The declared limits that ``outside`` can break for this support (keeping
     1 <= Sq <= Sk with ``keys_cover_queries``)."""
     return [name for name, (can, _) in OUTSIDE.items()
-            if (can(support, expressible, keys_cover_queries) if name in _LENGTH_LIMITS
+            if (can(support, expressible, keys_cover_queries)
+                if name in _LENGTH_LIMITS or name in _CONVENTION_BOUND
                 else can(support, expressible))]
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from attnfuzz.properties import implementations
+from attnfuzz.properties import hypothesis_internals, implementations
 from attnfuzz.properties.implementations import Implementation
 from attnfuzz.properties.model.cases import MatmulCase
 from attnfuzz.properties.run import cli, harness
@@ -324,9 +324,7 @@ def test_a_campaign_dump_is_strict_json_with_the_campaign_seed(capsys, tmp_path,
 
 
 def test_a_pytest_dump_is_strict_json_with_the_global_seed(tmp_path, monkeypatch):
-    import hypothesis.core
-
-    monkeypatch.setattr(hypothesis.core, "global_force_seed", 1234)
+    monkeypatch.setattr(hypothesis_internals, "global_seed", lambda: 1234)
     bad = Verdict("out", math.inf, math.nan, 0.5, (0, 0), -math.inf, 1.0)
     path = harness.write_dump("oracle", "matmul", MatmulCase(), [bad], root=tmp_path)
     record = _strict((path / "case.json").read_text())

@@ -32,9 +32,12 @@ VARLEN = ("varlen_like", "varlen")
 # A function over a paged cache; its planted twin reads every sequence's keys
 # to the end of its last page.
 PAGED = ("paged_like", "paged")
+# Packed queries over a paged cache; its planted twin aligns each sequence's
+# causal mask top-left.
+PAGED_VARLEN = ("paged_varlen_like", "paged_varlen")
 
 
-@pytest.mark.parametrize(("function", "convention"), [*USERS, VARLEN, PAGED])
+@pytest.mark.parametrize(("function", "convention"), [*USERS, VARLEN, PAGED, PAGED_VARLEN])
 def test_a_correct_function_passes_in_its_convention(function, convention):
     impl = implementations.get(f"{MODULE}:{function}@{convention}")
 
@@ -217,3 +220,30 @@ def test_a_paged_result_of_the_wrong_shape_is_named(returned, named):
     table, seqlens = torch.zeros(1, 2, dtype=torch.int32), torch.tensor([5], dtype=torch.int32)
     with pytest.raises(AssertionError, match=re.escape(named)):
         paged_call(fn, "fn")(q, cache, cache, table, seqlens, causal=False, scale=None)
+
+
+def test_a_paged_varlen_bug_is_found_in_the_functions_layout_and_replayed(capsys, tmp_path):
+    impl = implementations.get(f"{MODULE}:{PAGED_VARLEN[0]}@{PAGED_VARLEN[1]}")
+    assert impl.new_tokens and impl.alignments == ("bottom_right",)
+    argv = ["run", "--impl", f"{MODULE}:{PAGED_VARLEN[0]}_buggy", "--convention",
+            PAGED_VARLEN[1], "--property", "oracle", "--dtype", "float32", "--examples", "30",
+            "--seed", "3", "--dump-dir", str(tmp_path)]
+    assert cli.main(argv) == 1
+    capsys.readouterr()
+    (dump,) = tmp_path.iterdir()
+    replayed = _replay_failing(dump)
+    # Said in the function's own (total_q, H, D) out: the sequence and its row.
+    assert "FAIL out" in replayed and "of its (total_q, H, D) out (sequence" in replayed, replayed
+
+
+def test_a_paged_varlen_key_is_named_in_its_cache():
+    from attnfuzz.properties.implementations import conventions
+    from attnfuzz.properties.model.cases import AttentionCase
+
+    impl = implementations.get(f"{MODULE}:{PAGED_VARLEN[0]}@{PAGED_VARLEN[1]}")
+    case = AttentionCase(batch=2, sq=3, sk=20, d=8, dv=8, page_size=3)
+    seen = conventions.where(impl, case, "k", (1, 0, 7, 2))
+    assert seen.startswith("k_cache[") and "(blocks, block_size, H, D)" in seen, seen
+    assert "key 7 of sequence 1, block_table[1, 2]" in seen, seen
+    assert conventions.where(impl, case, "out", (1, 0, 2, 3)) == (
+        "out[5, 0, 3] of its (total_q, H, D) out (sequence 1, its row 2)")

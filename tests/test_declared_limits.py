@@ -5,14 +5,17 @@ of a case inside the declared support is a crash finding, of one outside it
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import torch
 from hypothesis import given, settings
 
-from attnfuzz.properties import checks, implementations
+from attnfuzz.properties import checks, implementations, outside_support
 from attnfuzz.properties.checks import stateful
+from attnfuzz.properties.checks.refusal import refused_or_right
 from attnfuzz.properties.checks.serving import serving_relations
-from attnfuzz.properties.implementations.support import Support
+from attnfuzz.properties.implementations.support import Support, parse
 from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.model.values import Values
 from attnfuzz.properties.run import cli, harness
@@ -202,7 +205,7 @@ def pages_of_16_or_64(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
     return paged_like(q, k_cache, v_cache, block_table, cache_seqlens, **kw)
 
 
-@pytest.mark.parametrize("prop", ["oracle", "serving"])
+@pytest.mark.parametrize("prop", ["oracle", "serving", "refuses"])
 def test_caches_are_made_in_the_declared_page_sizes(prop):
     impl = implementations.get(f"{HERE}:pages_of_16_or_64@paged#page_sizes=16,64")
 
@@ -212,3 +215,134 @@ def test_caches_are_made_in_the_declared_page_sizes(prop):
         harness.check(prop, impl.name, case)
 
     run()
+
+
+def pages_assumed_64(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
+    """Right for pages of 16 or 64 slots; any other page size is read as 64
+    slots a page, silently: the keys it gathers are not the sequence's."""
+    page = k_cache.shape[1] if k_cache.shape[1] in (16, 64) else 64
+    out = q.new_empty(*q.shape[:3], v_cache.shape[-1])
+    for b, n in enumerate(cache_seqlens.tolist()):
+        pages = block_table[b, : -(-n // page)].long()
+        k, v = (c[pages].reshape(-1, *c.shape[2:])[:n].transpose(0, 1)[None]
+                for c in (k_cache, v_cache))
+        out[b] = mine(q[b:b + 1], k, v, alignment="bottom_right", **kw)[0]
+    return out
+
+
+def test_page_sizes_just_outside_the_declared_ones_are_drawn():
+    declared = Support(page_sizes=(16, 64))
+
+    @settings(max_examples=20, deadline=None, database=None)
+    @given(outside_support.outside(declared, "float32", keys_cover_queries=True,
+                                   limits=("page_size",)))
+    def run(case):
+        assert case.page_size is not None and case.page_size not in (16, 64)
+        assert declared.first_broken_limit(case) == "page_size"
+        assert 1 <= case.sq <= case.sk
+
+    run()
+
+
+def test_page_sizes_are_broken_only_where_the_convention_pages():
+    declared = Support(page_sizes=(16, 64))
+    assert "page_size" in outside_support.broken_limits(declared, keys_cover_queries=True)
+    assert "page_size" not in outside_support.broken_limits(declared)
+
+
+def test_an_undeclared_page_size_is_refused_or_answered_right():
+    case = AttentionCase(batch=2, sq=3, sk=20, d=8, dv=8, page_size=3)
+    refusing = implementations.get(f"{HERE}:pages_of_16_or_64@paged#page_sizes=16,64")
+    refused = refused_or_right(refusing, case)
+    assert len(refused) == 1 and refused[0].ok and "refused page_size" in refused[0].check
+    misreading = implementations.get(f"{HERE}:pages_assumed_64@paged#page_sizes=16,64")
+    inside = refused_or_right(misreading, replace(case, page_size=16))
+    assert inside and all(v.ok for v in inside), [v.describe() for v in inside]
+    found = [v for v in refused_or_right(misreading, case) if not v.ok]
+    assert found and found[0].kind == "not refused", [v.describe() for v in found]
+
+
+def last_keys_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, *, alignment="bottom_right",
+                     causal=False, **kw):
+    """A prefix-cached prefill: each sequence's queries are its last keys."""
+    if bool(((cu_seqlens_q[1:] - cu_seqlens_q[:-1]) > (cu_seqlens_k[1:] - cu_seqlens_k[:-1]))
+            .any()):
+        raise ValueError("each sequence needs at least as many keys as queries")
+    if causal and alignment != "bottom_right":
+        raise ValueError("masks are bottom-right only")
+    return varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, causal=causal,
+                       alignment=alignment, **kw)
+
+
+def last_keys_varlen_silent(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw):
+    """Answers more queries than keys with the queries past the keys dropped:
+    their rows of out stay zero."""
+    out = varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw)
+    for i in range(cu_seqlens_q.numel() - 1):
+        nq = int(cu_seqlens_q[i + 1] - cu_seqlens_q[i])
+        nk = int(cu_seqlens_k[i + 1] - cu_seqlens_k[i])
+        if nq > nk:
+            out[int(cu_seqlens_q[i]):int(cu_seqlens_q[i]) + nq - nk] = 0
+    return out
+
+
+def test_queries_as_last_keys_is_declarable():
+    declared = Support(queries="last_keys")
+    assert declared.alignments == ("bottom_right",)
+    assert declared.spec() == "alignments=bottom_right;queries=last_keys"
+    assert parse("queries=last_keys") == declared
+    with pytest.raises(ValueError, match="queries"):
+        parse("queries=first_keys")
+    assert declared.first_broken_limit(AttentionCase(sq=5, sk=4)) == "queries"
+    assert declared.first_broken_limit(AttentionCase(sq=4, sk=5)) is None
+    # Broken only where an admitted length can go past the other: an empty cache
+    # under one query, but not Sq = Sk, nor at least one key under one query.
+    limits = outside_support.broken_limits
+    assert "queries" in limits(parse("queries=last_keys;max_sq=1"))
+    assert "queries" not in limits(parse("queries=last_keys;cross=no"))
+    assert "queries" not in limits(parse("queries=last_keys;max_sq=1;min_sk=1"))
+
+
+@pytest.mark.parametrize("prop", ["oracle", "serving"])
+def test_queries_as_last_keys_are_drawn_inside(prop):
+    impl = implementations.get(f"{HERE}:last_keys_varlen@varlen#queries=last_keys")
+
+    @settings(max_examples=12, deadline=None, database=None)
+    @given(checks.get(prop).cases(impl, "float32"))
+    def run(case):
+        assert case.sq <= case.sk
+        harness.check(prop, impl.name, case)
+
+    run()
+
+
+def test_more_queries_than_keys_is_refused_or_answered_right():
+    impl = implementations.get(f"{HERE}:last_keys_varlen@varlen#queries=last_keys")
+    silent = implementations.get(f"{HERE}:last_keys_varlen_silent@varlen#queries=last_keys")
+    assert "queries" in outside_support.broken_limits(impl.support, impl.expressible)
+
+    @settings(max_examples=10, deadline=None, database=None)
+    @given(outside_support.outside(impl.support, "float32", expressible=impl.expressible,
+                                   limits=("queries",)))
+    def run(case):
+        assert case.sq > case.sk
+        refused = refused_or_right(impl, case)
+        assert len(refused) == 1 and refused[0].ok and "refused queries" in refused[0].check
+
+    run()
+    case = AttentionCase(batch=2, sq=6, sk=4, d=8, dv=8)
+    found = [v for v in refused_or_right(silent, case) if not v.ok]
+    assert found and found[0].kind == "not refused", [v.describe() for v in found]
+
+
+def test_the_refuses_property_finds_an_undeclared_page_size_misread():
+    impl = implementations.get(f"{HERE}:pages_assumed_64@paged#page_sizes=16,64")
+
+    @settings(max_examples=30, deadline=None, database=None)
+    @given(checks.get("refuses").cases(impl, "float32"))
+    def run(case):
+        harness.check("refuses", impl.name, case)
+
+    with pytest.raises(harness.Finding) as found:
+        run()
+    assert "(not refused)" in str(found.value) and "; pages of " in str(found.value)

@@ -72,9 +72,15 @@ CASES = {
         q_layout=named("offset"), k_layout=named("slice_s"), v_layout=named("d_major"),
         values=Values("normal", 1.0, seed=3),
     ),
+    # Causal with fewer queries than keys: the bug (a top-left mask) sees too few keys.
+    "paged_varlen": AttentionCase(
+        batch=2, hq=2, hkv=1, sq=3, sk=7, d=8, dv=8, causal=True, alignment="bottom_right",
+        q_layout=named("offset"), k_layout=named("slice_s"), v_layout=named("d_major"),
+        values=Values("normal", 1.0, seed=4),
+    ),
 }
 FUNCTIONS = {"attnfuzz": "mine", "sdpa": "sdpa_like", "flash_attn": "flash_like",
-             "paged": "paged_like"}
+             "paged": "paged_like", "paged_varlen": "paged_varlen_like"}
 
 # Backward bugs under a right forward, next to a copy of tests/user_attention.py
 # (a sibling import, as a user's module would make).
@@ -421,6 +427,20 @@ def test_a_windowed_sdpa_dump_runs_its_window(tmp_path, name):
     assert run.returncode == 1 and "FAIL out" in run.stdout, run.stdout + run.stderr
 
 
+@pytest.mark.parametrize("alignment, diagonal", [("bottom_right", "i + (Sk - Sq)"),
+                                                 ("top_left", "i")])
+def test_a_script_says_which_keys_its_mask_shows(tmp_path, alignment, diagonal):
+    # Written here by hand, not from the oracle: the words follow its offset, so
+    # an alignment swapped there shows as the wrong words.
+    case = replace(WINDOW_CASES["left-causal"], alignment=alignment, window=(1, 2))
+    text = _export(_dump(tmp_path / "dumps", "sdpa_math", case), tmp_path / "repro.py")
+    said = _prose(text)
+    assert f"query i sees key j iff j <= {diagonal}" in said, said
+    assert f"j >= {diagonal} - 1 and j <= {diagonal} + 2" in said, said
+    assert f"# if CAUSAL or WINDOW: query i sees key j iff j <= {diagonal}" in text
+    assert text.isascii(), [ln for ln in text.splitlines() if not ln.isascii()]
+
+
 # FlexAttention on the CPU (its reference path) under a GQA, windowed, causal
 # top-left mask: right there, so the script passes, and fails once its mask is
 # dropped or its window is moved.
@@ -588,3 +608,16 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
         line = _one_line(err)
         assert line.startswith("attnfuzz replay: error: ") and fragment in line, line
     assert not (tmp_path / "repro.py").exists()
+
+
+def test_a_paged_script_keeps_a_page_size_outside_the_declared_ones(tmp_path):
+    # The refuses property's case of pages of 3 slots, from a function that
+    # declares 16 and 64: the script's cache is in pages of 3, as the call's was.
+    case = replace(CASES["paged"], page_size=3)
+    dump = _dump(tmp_path / "dumps", f"{MODULE}:paged_like@paged#page_sizes=16,64", case)
+    script = tmp_path / "repro.py"
+    _export(dump, script)
+    module = _as_module(script)
+    assert module.PAGE == 3
+    k, v = (module.inputs()[r] for r in "kv")
+    assert module.paged_cache(k, v, 3, module.PAGE_SEED)[0].shape[1] == 3

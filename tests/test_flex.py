@@ -13,6 +13,7 @@ import warnings
 import pytest
 
 from attnfuzz.properties import implementations
+from attnfuzz.properties.checks.agreement import implementations_agree
 from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.model.layouts import named
@@ -60,6 +61,20 @@ def test_flex_agrees_with_the_oracle(case):
     assert not bad, bad
 
 
+# The flex mask is the oracle's rule; SDPA's causal variants (causal_lower_right,
+# causal_upper_left) are torch's own, so agreeing with them checks that rule from
+# outside.  Sq != Sk, where the alignments differ, and every row sees a key (SDPA
+# documents no result for a row that sees none).
+BOTH_SEE_A_KEY = ("bottom_right sq<sk", "top_left sq>sk", "gqa")
+
+
+@pytest.mark.parametrize("name", BOTH_SEE_A_KEY)
+def test_flex_agrees_with_sdpas_own_causal_variants(name):
+    flex, sdpa = implementations.get("flex"), implementations.get("sdpa_math")
+    bad = [v.describe() for v in implementations_agree(flex, sdpa, CASES[name]) if not v.ok]
+    assert not bad, bad
+
+
 def test_the_cpu_reference_path_runs_without_its_performance_warning():
     # FlexAttention warns once per process: forget that it has, then call again.
     flex_attention._WARNINGS_SHOWN.discard("flex_attention_performance")
@@ -72,10 +87,16 @@ def test_the_cpu_reference_path_runs_without_its_performance_warning():
 
 
 WINDOWED = {k: v for k, v in CASES.items() if k.startswith("window")}
+# Without a window, SDPA runs PyTorch's own causal biases: a statement of the
+# alignments apart from the oracle's rule, which flex's mask and SDPA's window
+# masks are built from; a wrong rule disagrees with them.  (Bottom-right with
+# Sq > Sk is left out: SDPA gives its blind rows NaN.)
+CAUSAL = {k: CASES[k] for k in ("bottom_right sq<sk", "top_left sq<sk", "top_left sq>sk", "gqa")}
 
 
-@pytest.mark.parametrize("case", WINDOWED.values(), ids=WINDOWED.keys())
-def test_sdpa_math_with_a_window_mask_agrees_with_the_oracle(case):
+@pytest.mark.parametrize("case", [*WINDOWED.values(), *CAUSAL.values()],
+                         ids=[*WINDOWED, *CAUSAL])
+def test_sdpa_math_agrees_with_the_oracle(case):
     # SDPA has no window argument: its adapter builds the boolean mask.
     verdicts = against_oracle(implementations.get("sdpa_math"), case)
     bad = [v.describe() for v in verdicts if not v.ok]

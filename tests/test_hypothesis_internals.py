@@ -109,3 +109,34 @@ def test_the_reproduce_blob_decodes_to_the_running_examples_choices():
     for blob, choices in seen:
         assert isinstance(blob, str), "this Hypothesis has no reproduce blob"
         assert tuple(decode_failure(blob.encode("ascii"))) == tuple(choices)
+
+
+def test_the_build_context_is_the_running_examples_and_none_outside():
+    assert hypothesis_internals.build_context() is None
+    seen: list[tuple] = []
+
+    @settings(max_examples=2, database=None, phases=(Phase.generate,))
+    @given(st.integers(0, 100))
+    def probe(x: int) -> None:
+        context = hypothesis_internals.build_context()
+        seen.append((x, context.data.choices))
+
+    probe()
+    assert seen and all(choices == (x,) for x, choices in seen), seen
+
+
+def test_only_the_reported_example_is_final():
+    finals: list[tuple[int, bool]] = []
+
+    @settings(max_examples=50, database=None, phases=(Phase.generate, Phase.shrink))
+    @given(st.integers(0, 1000))
+    def fails(x: int) -> None:
+        finals.append((x, hypothesis_internals.is_final(hypothesis_internals.build_context())))
+        assert x < 10
+
+    with pytest.raises(AssertionError):
+        fails()
+    # Shrinking tries many examples; only its last run of the smallest, x = 10, is final.
+    assert [x for x, final in finals if final] == [10], finals
+    assert len(finals) > 1
+    assert hypothesis_internals.is_final(None)

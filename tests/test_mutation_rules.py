@@ -13,7 +13,8 @@ import pytest
 
 import attnfuzz.kernels
 from attnfuzz.properties import checks, implementations
-from attnfuzz.properties.mutation import rules
+from attnfuzz.properties.mutation import reach, rules
+from attnfuzz.properties.mutation.mutant import FILE_TARGETS, targets_of
 from attnfuzz.properties.mutation.runner import apply
 
 KERNELS = Path(attnfuzz.kernels.__file__).parent
@@ -91,3 +92,71 @@ def test_only_code_is_mutated(tmp_path):
     muts = rules.generate(tmp_path)
     assert {m.name for m in muts} == {"rule.floordiv_to_mod.toy.6", "rule.le_to_lt.toy.6"}
     assert all(m.edits[0][0] == '    return x // n if x <= n else "a < b % c"\n' for m in muts)
+
+
+def test_every_kernel_file_with_code_has_its_targets():
+    """One table says which properties call each kernel file; a file missing
+    from it would fall back to every entry point, slowly."""
+    files = {p.name for p in KERNELS.glob("*.py") if p.name != "__init__.py"}
+    assert files == set(FILE_TARGETS), files ^ set(FILE_TARGETS)
+    for file in files:
+        for prop, impl, dtype in targets_of(file):
+            assert checks.get(prop).applies(implementations.get(impl)), (file, prop, impl)
+            assert dtype in implementations.get(impl).dtypes
+    # The entry points a file's code runs under are among its targets.
+    props = {f: {p for p, _, _ in targets_of(f)} for f in files}
+    assert "serving" in props["serving.py"] and "serving" in props["split_decode.py"]
+    assert "gradients" in props["flash_backward.py"] and "gradients" in props["_tiles.py"]
+    assert {"gradients", "serving", "stateful"} <= props["flash.py"] | props["_row_tile.py"]
+
+
+_TOY = """\
+def f(x, interpreting):
+    if interpreting():
+        return x + 1
+    y = x * 2
+    if not interpreting() and min(x, 3) < 2:
+        y = y - 1
+    return y
+
+
+def g(x):
+    return x - 1
+"""
+
+
+def test_code_one_backend_never_runs_is_found():
+    # Line 4 runs only compiled (the interpreter returned at line 3).
+    assert reach.backend_only(_TOY, range(4, 5), interpreted=True)
+    assert not reach.backend_only(_TOY, range(4, 5), interpreted=False)
+    assert reach.backend_only(_TOY, range(3, 4), interpreted=False)
+    assert reach.backend_only(_TOY, range(6, 7), interpreted=True)
+    assert not reach.backend_only(_TOY, range(11, 12), interpreted=True)
+    # The condition's header runs everywhere; the operand after ``not
+    # interpreting()`` only compiled, and the same edit to the deciding operand does not.
+    edited = _TOY.replace("min(x, 3) < 2", "min(x, 3) <= 2")
+    assert reach.backend_only(edited, range(5, 6), True, original=_TOY)
+    assert not reach.backend_only(edited, range(5, 6), False, original=_TOY)
+    flipped = _TOY.replace("if not interpreting() and", "if interpreting() and")
+    assert not reach.backend_only(flipped, range(5, 6), False, original=_TOY)
+
+
+def test_tracing_records_whether_an_edited_line_ran(tmp_path):
+    path = tmp_path / "toy.py"
+    path.write_text(_TOY)
+    namespace: dict = {}
+    exec(compile(_TOY, str(path), "exec"), namespace)
+    body = reach.watch(str(path), _TOY, range(11, 12))
+    with reach.tracing(body) as hit:
+        namespace["f"](1, lambda: True)
+    assert not hit[0]
+    with reach.tracing(body) as hit:
+        namespace["g"](1)
+    assert hit[0]
+    # An edit to a ``def`` line shows when the function is called.
+    header = reach.watch(str(path), _TOY, range(10, 11))
+    assert header.calls == {10}
+    with reach.tracing(header) as hit:
+        namespace["g"](1)
+    assert hit[0]
+    assert reach.watch(str(path), "X = 1\n", range(1, 2)).always

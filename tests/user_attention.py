@@ -157,3 +157,27 @@ def varlen_row_three_wrong(*args, **kw):
     if out.shape[0] > 3:
         out[3] += 1.0
     return out
+
+
+def paged_varlen_like(q, k_cache, v_cache, block_table, cu_seqlens_q, seq_lens, *,
+                      max_seqlen_q, max_seqlen_k, causal=False, scale=None, bug=False):
+    """Packed queries over a paged cache (chunked prefill): q (total_q, H, D), each
+    sequence's queries its last seq_lens keys' tokens.  The bug: each sequence's
+    causal mask aligned top-left, as if its queries were its first keys, which
+    sequences of as many queries as keys never show."""
+    page = k_cache.shape[1]
+    out = q.new_empty(q.shape[0], q.shape[1], v_cache.shape[-1])
+    starts = cu_seqlens_q.tolist()
+    for b, n in enumerate(seq_lens.tolist()):
+        pages = block_table[b, : -(-n // page)].long()
+        k, v = (c[pages].reshape(-1, *c.shape[2:])[:n].transpose(0, 1)[None]
+                for c in (k_cache, v_cache))
+        rows = q[starts[b]:starts[b + 1]].transpose(0, 1)[None]
+        got = mine(rows, k, v, causal=causal, scale=scale,
+                   alignment="top_left" if bug else "bottom_right")
+        out[starts[b]:starts[b + 1]] = got[0].transpose(0, 1)
+    return out
+
+
+def paged_varlen_like_buggy(*args, **kw):
+    return paged_varlen_like(*args, bug=True, **kw)

@@ -34,18 +34,7 @@ from .oracle import against_oracle
 from .refusal import BAD_OUTS, bad_out_refused, refused_or_right
 from .serving import serving_relations
 from .softmax import softmax_invariants, softmax_shift_invariance
-
-
-@dataclass(frozen=True)
-class Trial:
-    """What a judge is given: the implementation, the case, the case's inputs
-    already built (None: the judge builds them), and the other implementation
-    of a property that compares two (None: the judge's default peer)."""
-
-    impl: Implementation
-    case: Case
-    built: Built | None = None
-    other: Implementation | None = None
+from .trial import Trial
 
 
 def _alone(check: Callable[[Implementation, Case, Built | None], list[Verdict]]
@@ -305,5 +294,5 @@ def get(name: str) -> Property:
         raise ValueError(f"unknown property {name!r}; known: {known}") from None
 
 
-__all__ = ["PROPERTIES", "Property", "execute", "failures", "get", "outside", "run_stateful",
-           "steering", "worst"]
+__all__ = ["PROPERTIES", "Property", "Trial", "execute", "failures", "get", "outside",
+           "run_stateful", "steering", "worst"]

@@ -474,9 +474,8 @@ def machine(
             try:
                 return fn(arg)
             except StatefulFailure as failure:
-                from hypothesis.control import current_build_context
-
-                if failure.dump is None and current_build_context().is_final:
+                context = hypothesis_internals.build_context()
+                if failure.dump is None and hypothesis_internals.is_final(context):
                     cls = type(self)
                     path = write_sequence_dump(self.sequence, failure, seed=cls.dump_seed,
                                                reproduce=cls.reproduce)

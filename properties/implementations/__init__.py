@@ -84,7 +84,8 @@ def _adapted(name: str, fn: Callable, convention, declared: Support, description
         else convention.adapt(fn, name), writes_out=False,
         description=description, support=declared, expressible=convention.alignments,
         varlen=conventions.packed_call(fn, name) if convention.packs else None,
-        paged=conventions.paged_call(fn, name) if convention.pages else None,
+        paged=conventions.paged_call(fn, name) if convention.pages and convention.served
+        else None,
         new_tokens=convention.pages, convention=convention.name,
     )
 

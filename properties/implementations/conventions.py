@@ -31,6 +31,14 @@ signature cannot express is not drawn (``alignments``).
   windows are bottom-right.  A case's keys go into shuffled pages of a size
   that varies with the shapes, NaN in every unused slot and page; the
   ``serving`` property draws page sizes and sequences of other lengths.
+- ``paged_varlen``: packed queries over a paged cache (vLLM's unified
+  attention, chunked prefill): ``fn(q, k_cache, v_cache, block_table,
+  cu_seqlens_q, seq_lens, *, max_seqlen_q, max_seqlen_k, causal, scale)``
+  with q (total_q, Hq, D) packed as ``varlen``'s, the caches and table as
+  ``paged``'s, and int32 ``seq_lens`` (B,) counting each sequence's keys,
+  its queries the last ones'; returns ``out`` (total_q, Hq, Dv) or ``(out,
+  lse)`` with lse (Hq, total_q).  So 1 <= Sq <= Sk, masks bottom-right per
+  sequence.  A case's batch elements are its sequences, all of one length.
 
 Each convention also knows its tensors' layout (``UserLayout``): where an
 element, a shape or strides of the harness's (B, H, S, D) tensors are in the
@@ -189,22 +197,68 @@ def paged_layout(sq: int, sk: int, d: int,
     return page_size(seed, sizes), seed
 
 
+def _cache(name: str, q, k, v, *, causal, alignment, window, sizes, page_size) -> tuple:
+    """(k_cache, v_cache, block_table, seq_lens) of a call over a paged cache,
+    whose queries are each sequence's last keys' tokens."""
+    if (causal or window is not None) and alignment != "bottom_right":
+        raise ValueError(f"the {name} convention's masks are bottom-right only")
+    b, sk = k.shape[0], k.shape[2]
+    if not 1 <= q.shape[2] <= sk:
+        raise ValueError(f"the {name} convention needs 1 <= Sq <= Sk, got Sq={q.shape[2]}, "
+                         f"Sk={sk}")
+    page, seed = paged_layout(q.shape[2], sk, k.shape[-1], sizes)
+    page = page if page_size is None else page_size  # a case outside the declared sizes
+    seqlens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
+    return (*paged_cache(k, v, [sk] * b, page, seed), seqlens)
+
+
 def _paged(fn: Callable, what: str, sizes: tuple[int, ...] | None = None) -> Adapter:
     call = paged_call(fn, what)
 
-    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
-        if (causal or window is not None) and alignment != "bottom_right":
-            raise ValueError("the paged convention's masks are bottom-right only")
-        b, sk = k.shape[0], k.shape[2]
-        if not 1 <= q.shape[2] <= sk:
-            raise ValueError(f"the paged convention needs 1 <= Sq <= Sk, got Sq={q.shape[2]}, "
-                             f"Sk={sk}")
-        page, seed = paged_layout(q.shape[2], sk, k.shape[-1], sizes)
-        k_cache, v_cache, table = paged_cache(k, v, [sk] * b, page, seed)
-        seqlens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None,
+            page_size=None):
+        k_cache, v_cache, table, seqlens = _cache(
+            "paged", q, k, v, causal=causal, alignment=alignment, window=window, sizes=sizes,
+            page_size=page_size)
         got, lse = call(q, k_cache, v_cache, table, seqlens, causal=causal, scale=scale,
                         window=window)
         return {"out": got} if lse is None else {"out": got, "lse": lse}
+
+    return run
+
+
+def paged_varlen_call(fn: Callable, what: str) -> Callable[..., tuple]:
+    """A ``paged_varlen`` function as it is called: returns (out, lse or None)."""
+    def call(q, k_cache, v_cache, table, cu_q, seq_lens, *, causal, scale, window=None,
+             max_seqlen_q=None, max_seqlen_k=None, **ignored):
+        longest_q = (cu_q[1:] - cu_q[:-1]).max().item() if cu_q.numel() > 1 else 0
+        longest_k = seq_lens.max().item() if seq_lens.numel() else 0
+        extra = {} if window is None else {"window": window}
+        got = _results(fn(q, k_cache, v_cache, table, cu_q, seq_lens, causal=causal,
+                          scale=scale, max_seqlen_q=max_seqlen_q or longest_q,
+                          max_seqlen_k=max_seqlen_k or longest_k, **extra), what)
+        total, hq = q.shape[:2]
+        return _shaped(got, what, {"total_q": total, "Hq": hq}, {"Hq": hq, "total_q": total})
+
+    return call
+
+
+def _paged_varlen(fn: Callable, what: str, sizes: tuple[int, ...] | None = None) -> Adapter:
+    call = paged_varlen_call(fn, what)
+
+    def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None,
+            page_size=None):
+        k_cache, v_cache, table, seqlens = _cache(
+            "paged_varlen", q, k, v, causal=causal, alignment=alignment, window=window,
+            sizes=sizes, page_size=page_size)
+        b, sq = q.shape[0], q.shape[2]
+        got, lse = call(_packed(q), k_cache, v_cache, table, _prefix_sums(b, sq, q.device),
+                        seqlens, causal=causal, scale=scale, window=window,
+                        max_seqlen_q=sq, max_seqlen_k=k.shape[2])
+        results = {"out": got.reshape(b, sq, *got.shape[1:]).transpose(1, 2)}
+        if lse is not None:  # (Hq, total_q) -> (B, Hq, Sq)
+            results["lse"] = lse.reshape(lse.shape[0], b, sq).transpose(0, 1)
+        return results
 
     return run
 
@@ -298,6 +352,12 @@ class Packed(UserLayout):
         return None
 
 
+def _page(case: Case, sizes: tuple[int, ...] | None) -> tuple[int, int]:
+    """(page size, page order's seed) of ``case``'s cache under the paged convention."""
+    page, seed = paged_layout(case.sq, case.sk, case.d, sizes)
+    return (page if getattr(case, "page_size", None) is None else case.page_size), seed
+
+
 class Paged(UserLayout):
     """flash_attention_paged's: q, out and the LSE as the harness's; the keys and
     values in the shuffled pages of a (blocks, block_size, H, D) cache."""
@@ -311,7 +371,7 @@ class Paged(UserLayout):
     def shape(self, role, shape, case, sizes=None):
         if role not in ("k", "v") or len(shape) != 4:
             return None
-        page, _ = paged_layout(case.sq, case.sk, case.d, sizes)
+        page = _page(case, sizes)[0]
         blocks = shape[0] * -(-shape[2] // page) + 1  # the last: a NaN page
         return (blocks, page, shape[1], shape[3])
 
@@ -319,12 +379,36 @@ class Paged(UserLayout):
         if role not in ("k", "v") or len(index) != 4:
             return None
         b, h, j, d = index
-        page, seed = paged_layout(case.sq, case.sk, case.d, sizes)
+        page, seed = _page(case, sizes)
         # The table alone, from empty keys: the same pages the call's cache has.
         empty = torch.empty(case.batch, 1, case.sk, 0)
         table = paged_cache(empty, empty, [case.sk] * case.batch, page, seed)[2]
         return ((int(table[b, j // page]), j % page, h, d),
                 f"key {j} of sequence {b}, block_table[{b}, {j // page}]")
+
+
+class PackedPaged(UserLayout):
+    """The ``paged_varlen`` convention's: q, out and the LSE packed as
+    flash_attention_varlen's, the keys and values in a paged cache as
+    flash_attention_paged's."""
+
+    def _of(self, role: str) -> UserLayout:
+        return _PAGED if role in ("k", "v") else _PACKED
+
+    def name(self, role):
+        return self._of(role).name(role)
+
+    def tensor(self, role):
+        return self._of(role).tensor(role)
+
+    def shape(self, role, shape, case, sizes=None):
+        return self._of(role).shape(role, shape, case, sizes)
+
+    def index(self, role, index, case, sizes=None):
+        return self._of(role).index(role, index, case, sizes)
+
+
+_PACKED, _PAGED = Packed(), Paged()
 
 
 @dataclass(frozen=True)
@@ -339,6 +423,10 @@ class Convention:
     # A function over a paged cache, called as ``flash_attention_paged`` is
     # (``paged_call``): its queries are the last keys' tokens, so 1 <= Sq <= Sk.
     pages: bool = False
+    # Called by the ``serving`` property (as ``packed_call`` or ``paged_call``)
+    # with sequences of other lengths; the packed queries over a paged cache
+    # are not among its calls, so only the other properties fuzz those.
+    served: bool = True
     layout: UserLayout = UserLayout()  # where its tensors' elements are
 
 
@@ -355,11 +443,16 @@ CONVENTIONS: dict[str, Convention] = {
         Convention("varlen", _varlen, ALIGNMENTS,
                    "flash_attention_varlen's: fn(q, k, v, cu_seqlens_q, cu_seqlens_k, *, "
                    "max_seqlen_q, max_seqlen_k, causal, scale, alignment), (total, H, D)",
-                   packs=True, layout=Packed()),
+                   packs=True, layout=_PACKED),
         Convention("paged", _paged, ("bottom_right",),
                    "flash_attention_paged's: fn(q, k_cache, v_cache, block_table, "
                    "cache_seqlens, *, causal, scale), q (B, H, Sq, D), caches (blocks, "
-                   "block_size, H, D)", pages=True, layout=Paged()),
+                   "block_size, H, D)", pages=True, layout=_PAGED),
+        Convention("paged_varlen", _paged_varlen, ("bottom_right",),
+                   "packed queries over a paged cache (chunked prefill): fn(q, k_cache, "
+                   "v_cache, block_table, cu_seqlens_q, seq_lens, *, max_seqlen_q, "
+                   "max_seqlen_k, causal, scale), q (total_q, H, D), caches (blocks, "
+                   "block_size, H, D)", pages=True, served=False, layout=PackedPaged()),
     )
 }
 

@@ -6,11 +6,10 @@ its fused Triton kernel, and uncompiled on CPU tensors, where FlexAttention
 runs its reference ("math") path.  Its documented semantics are mapped onto
 ours:
 
-- causal is a ``BlockMask`` from ``create_block_mask`` whose ``mask_mod``
-  is our alignment: ``bottom_right`` lets query i see key j iff
-  j <= i + (Sk - Sq), ``top_left`` iff j <= i; a sliding window (left,
-  right) adds i + o - left <= j <= i + o + right to it (FlexAttention's
-  sliding-window path); a case with neither passes no mask.
+- causal, a sliding window (left, right) or both is a ``BlockMask`` from
+  ``create_block_mask`` whose ``mask_mod`` is the oracle's rule
+  (``reference.oracle.sees``) on the index tensors; a case with neither
+  passes no mask.
   The mask depends on neither batch nor head (``B=None, H=None``), so one is
   built per (Sq, Sk, alignment, causal, window, device) and reused;
 - GQA is ``enable_gqa=True`` (KV heads are not repeated by us);

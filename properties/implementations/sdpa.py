@@ -11,8 +11,10 @@ backend or fails loudly.  The documented semantics are mapped onto ours:
 - GQA is ``enable_gqa=True`` (KV heads are not repeated by us);
 - ``scale`` is passed through (SDPA's default is also D**-0.5);
 - a sliding window (math, memory-efficient and cuDNN, which take a boolean
-  ``attn_mask``; the flash backend takes none) is a boolean mask built here
-  from the window's definition, the causal limit folded in.
+  ``attn_mask``; the flash backend takes none) is the boolean mask of the
+  oracle's rule (``reference.oracle.visible``), the causal limit folded in.
+  A causal case without one keeps torch's own variant for its alignment, so
+  that SDPA's causal paths are run and checked against that rule.
 
 SDPA documents no result for a query row that sees no key; the harness
 expects zeros there, so such rows are reported as findings, not hidden.
@@ -43,24 +45,22 @@ SUPPORT = {"sdpa_math": Support(backward=True, windows=True), "sdpa_flash": SIXT
            "sdpa_efficient": Support(backward=True, windows=True)}
 
 
-def window_mask(sq: int, sk: int, causal: bool, alignment: str, window, device) -> torch.Tensor:
-    """(Sq, Sk) bool, True where query i may see key j: the oracle's rule."""
-    return oracle.visible(sq, sk, alignment, causal=causal, window=window, device=device)
+# Our causal alignments, as SDPA's causal biases (torch.nn.attention.bias).
+CAUSAL_VARIANT = {"bottom_right": "causal_lower_right", "top_left": "causal_upper_left"}
 
 
 def _runner(name: str):
     def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         import torch.nn.functional as F
-        from torch.nn.attention import SDPBackend, sdpa_kernel
-        from torch.nn.attention.bias import causal_lower_right, causal_upper_left
+        from torch.nn.attention import SDPBackend, bias, sdpa_kernel
 
         sq, sk = q.shape[2], k.shape[2]
         kwargs: dict[str, object] = {"scale": scale}
         if window is not None:
-            kwargs["attn_mask"] = window_mask(sq, sk, causal, alignment, window, q.device)
+            kwargs["attn_mask"] = oracle.visible(sq, sk, alignment, causal=causal,
+                                                 window=window, device=q.device)
         elif causal:
-            bias = causal_lower_right if alignment == "bottom_right" else causal_upper_left
-            kwargs["attn_mask"] = bias(sq, sk)
+            kwargs["attn_mask"] = getattr(bias, CAUSAL_VARIANT[alignment])(sq, sk)
         group = q.shape[1] // k.shape[1] if k.shape[1] else 1
         if group > 1:
             kwargs["enable_gqa"] = True

@@ -40,6 +40,9 @@ LAYOUT_SETS = {
 }
 CAUSAL = ("yes", "no", "only")
 SCALES = ("any", "positive", "default")
+# Where a sequence's queries sit among its keys: anywhere the mask says, or as
+# its last keys (a prefix-cached prefill: Sq <= Sk, masks bottom-right).
+QUERIES = ("any", "last_keys")
 # The largest int a range may hold: a declared set is a tuple of its members.
 MAX_RANGE = 1 << 16
 
@@ -286,6 +289,9 @@ KEYS = {k.name: k for k in (
     Key("alignments", _Names(ALIGNMENTS, empty=True), ALIGNMENTS,
         "causal alignments: bottom_right (KV cache), top_left"),
     Key("cross", _Flag(), True, "Sq may differ from Sk (no: Sq = Sk)"),
+    Key("queries", _Choice(QUERIES), "any",
+        "last_keys: each sequence's queries are its last keys (a prefix-cached prefill: "
+        "Sq <= Sk, causal masks bottom-right only)"),
     Key("max_seq", _Int(1, optional=True), None, "longest Sq and Sk"),
     Key("min_sq", _Int(0), 0, "fewest queries Sq"),
     Key("max_sq", _Int(1, optional=True), None, "most queries Sq (1: decode only)"),
@@ -323,6 +329,7 @@ class Support:
     causal: str = _default("causal")
     alignments: tuple[str, ...] = _default("alignments")
     cross: bool = _default("cross")
+    queries: str = _default("queries")
     max_seq: int | None = _default("max_seq")
     min_sq: int = _default("min_sq")
     max_sq: int | None = _default("max_sq")
@@ -343,6 +350,9 @@ class Support:
             object.__setattr__(self, key.name, key.kind.check(getattr(self, key.name), key.name))
         # Two ways to say one thing, made one: no causal mask is no alignment,
         # and no GQA is groups of one.
+        if self.queries == "last_keys":  # the queries' keys end where theirs do
+            object.__setattr__(self, "alignments",
+                               tuple(a for a in self.alignments if a == "bottom_right"))
         if self.causal == "no" or not self.alignments:
             if self.causal == "only":
                 raise ValueError("causal='only' needs an alignment, got alignments=()")
@@ -402,12 +412,13 @@ class Support:
     def fit_lengths(self, sq: int, sk: int, *, keys_cover_queries: bool = False
                     ) -> tuple[int, int]:
         """(Sq, Sk) moved to the nearest admitted pair (``fit_length`` each), equal
-        where ``cross`` is off and with Sq <= Sk where ``keys_cover_queries``."""
+        where ``cross`` is off and with Sq <= Sk where ``keys_cover_queries`` (or
+        the queries are declared the last keys)."""
         sq, sk = self.fit_length("sq", sq), self.fit_length("sk", sk)
         if not self.cross:
             n = self._common(max(sq, sk))
             return n, n
-        if keys_cover_queries and sq > sk:
+        if (keys_cover_queries or self.queries == "last_keys") and sq > sk:
             sk = self.fit_length("sk", sq)
             if sk < sq:  # no admitted Sk reaches Sq: the queries come down instead
                 sq = max([n for n in self.lengths("sq", sk + 1) if n <= sk] or [sq])
@@ -490,6 +501,7 @@ _LIMITS = {
     "non-causal": lambda s, c: s.causal == "only" and not c.causal,
     "causal alignment": lambda s, c: c.causal and c.alignment not in s.alignments,
     "sq != sk": lambda s, c: not s.cross and c.sq != c.sk,
+    "queries": lambda s, c: s.queries == "last_keys" and c.sq > c.sk,
     "layout": lambda s, c: any(lay.name not in s.layouts for lay in c.layouts().values()),
     "mixed layouts": lambda s, c: not s.mixed_layouts and len(
         {_layout_strides(lay) for lay in (*c.layouts().values(), c.out_layout)}) > 1,
@@ -501,6 +513,7 @@ _LIMITS = {
     "sk_multiple": lambda s, c: c.sk % s.sk_multiple != 0,
     "scale": _other_scale,
     "window": lambda s, c: not s.windows and c.window is not None,
+    "page_size": lambda s, c: c.page_size is not None and not s.admits_page_size(c.page_size),
     "max_magnitude": lambda s, c: (s.max_magnitude is not None
                                    and (c.values.limit is None
                                         or c.values.limit > s.max_magnitude)),

@@ -111,6 +111,9 @@ class AttentionCase:
     do_layout: Layout = field(default_factory=Layout)
     # How the serving property packs and pages the batch (other checks ignore it).
     serving: Serving = field(default_factory=Serving)
+    # The page size of a paged call's cache; None: the convention's choice,
+    # among the declared sizes.  Set only where a case steps outside them.
+    page_size: int | None = None
 
     kind = "attention"
 
@@ -146,6 +149,7 @@ class AttentionCase:
             "alignment": self.alignment,
             "input_precision": self.input_precision,
             **_window_kwarg(self.window),
+            **({} if self.page_size is None else {"page_size": self.page_size}),
         }
 
     def out_shape(self) -> tuple[int, ...]:
@@ -183,6 +187,7 @@ class AttentionCase:
             f"out={self.out_layout.name}{options_text(self.options)}"
             + (f"; backward with dO {self.do_layout.name}" if self.backward else "")
             + (f"; served with {self.serving.describe()}" if self.serving.describe() else "")
+            + (f"; pages of {self.page_size}" if self.page_size is not None else "")
         )
 
 

@@ -46,6 +46,49 @@ HOPPER = (("oracle", "hopper", "float16"), ("oracle", "hopper", "bfloat16"),
 # Input validation: an out= that overlaps an input or itself must be refused.
 BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
 
+# Which properties reach the code of each file of ``kernels/``: the default
+# targets of a mutant that names none (the rule-generated ones, a ``--from``
+# JSON's).  A file's entry calls every entry point that runs its code, the
+# forward (prefill and decode), the backward (gradients), the serving entries
+# (varlen and paged) and the stateful sequences, cheapest first: a mutant
+# stops at its first kill, so only survivors pay for the long tail.  Sliding
+# windows need no entry of their own: the oracle and gradients properties of
+# the fused kernels draw them in a quarter of their cases.
+_GRAD_NAIVE = (("gradients", "naive", "float32"),)
+_GRAD_FLASH = (("gradients", "flash", "float32"), ("gradients", "decode", "float32"))
+FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    # The three-kernel attention's forward and backward run both matmuls.
+    "tiled_matmul.py": (*MATMUL, *_GRAD_NAIVE),
+    "nt_matmul.py": (*MATMUL, *_GRAD_NAIVE),
+    # The softmax's backward kernel runs only inside the three-kernel backward.
+    "row_softmax.py": (*SOFTMAX, *NAIVE_BACKWARD),
+    "three_kernel_attention.py": (*NAIVE, *NAIVE_BACKWARD),
+    # flash.py holds the entry points (the autograd function, the decode and
+    # serving path choice) and the prefill kernel.
+    "flash.py": (*FLASH, *DECODE, *_GRAD_FLASH, SERVING[0], *STATEFUL),
+    "_row_tile.py": (*FLASH, *DECODE, *SERVING, *STATEFUL),
+    # Its paged path runs only under the serving property: before the slow
+    # metamorphic relations.
+    "split_decode.py": (*DECODE[:2], FLASH[0], SERVING[0], DECODE[2], SERVING[1],
+                        *_GRAD_FLASH, *STATEFUL),
+    "_tiles.py": (*FLASH[:2], *DECODE[:2], *FLASH_BACKWARD, *SERVING, *STATEFUL),
+    "_tuning.py": (*FLASH, *DECODE[:2], *SERVING, *STATEFUL),
+    "flash_backward.py": FLASH_BACKWARD,
+    "serving.py": SERVING,
+    "_checks.py": (*ALL_ATTENTION, *BAD_OUT, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0],
+                   ("oracle", "matmul", "float32")),
+    "_launch.py": (*ALL_ATTENTION, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0], *STATEFUL),
+    "hopper_prefill.py": HOPPER,
+}
+# A file missing from the table (a kernel file added later) is still run, on
+# every entry point at once, rather than skipped.
+EVERY_ENTRY = tuple(dict.fromkeys(t for ts in FILE_TARGETS.values() for t in ts))
+
+
+def targets_of(file: str) -> tuple[tuple[str, str, str], ...]:
+    """The properties that reach the code of ``file`` (a name under ``kernels/``)."""
+    return FILE_TARGETS.get(file, EVERY_ENTRY)
+
 
 @dataclass(frozen=True)
 class Mutant:

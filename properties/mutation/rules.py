@@ -20,34 +20,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
-from .mutant import (
-    ALL_ATTENTION,
-    BAD_OUT,
-    DECODE,
-    FLASH,
-    HOPPER,
-    MATMUL,
-    NAIVE,
-    SOFTMAX,
-    STATEFUL,
-    Mutant,
-)
-
-TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "tiled_matmul.py": MATMUL,
-    "nt_matmul.py": MATMUL,
-    "row_softmax.py": SOFTMAX,
-    "three_kernel_attention.py": NAIVE,
-    "flash.py": (*FLASH, *DECODE, *STATEFUL),
-    "_row_tile.py": (*FLASH, *DECODE, *STATEFUL),
-    "_tuning.py": (*FLASH, *DECODE, *STATEFUL),
-    "split_decode.py": (*FLASH, *DECODE, *STATEFUL),
-    "_checks.py": (*ALL_ATTENTION, *BAD_OUT),
-    "_launch.py": (*ALL_ATTENTION, *STATEFUL),
-    "hopper_prefill.py": HOPPER,
-}
-# A kernel file added later still gets mutated rather than silently skipped.
-DEFAULT_TARGETS = ALL_ATTENTION
+from .mutant import Mutant, targets_of
 
 
 class Edit(NamedTuple):
@@ -515,7 +488,7 @@ def _unique_lines(src: Source, first: int, last: int) -> tuple[int, int]:
 
 
 def _mutants_of(src: Source, file: str, rule: str) -> list[Mutant]:
-    targets = TARGETS.get(file, DEFAULT_TARGETS)
+    targets = targets_of(file)
     stem = Path(file).stem
     sites: list[tuple[int, str, str, str]] = []  # (line, old, new, mimics)
     seen: set[str] = set()

@@ -11,8 +11,15 @@ runs the mutant's properties in order with a fixed Hypothesis seed and stops
 at the first failure: the mutant is *killed* by that property, after that
 many examples and seconds.
 
+Before any mutant, the unmutated kernels run on the same targets and seed
+(``run_baseline``): a target that fails on clean code would kill every
+mutant, so it is reported and left out of every mutant's targets.
+
 Mutants that provably cannot change any result are listed with the reason
-(``equivalent``) and not counted.
+(``equivalent``) and not counted; nor are those whose code cannot run on this
+backend (the Hopper kernel off an sm_90 GPU, a branch only compiled kernels
+take), reported as not run.  A survivor whose edited lines never ran on its
+targets (``reach``) is still a survivor, marked so.
 """
 
 from __future__ import annotations
@@ -31,11 +38,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from . import reach
 from .backward_catalogue import BACKWARD_MUTANTS
 from .catalogue import CATALOGUE
 from .flash_catalogue import FLASH_MUTANTS
 from .hopper_catalogue import HOPPER_MUTANTS
-from .mutant import Mutant
+from .mutant import Mutant, targets_of
 from .serving_catalogue import SERVING_MUTANTS
 
 
@@ -50,9 +58,27 @@ class Result:
     seconds: float | None = None
     detail: str = ""
     equivalent: str | None = None
-    # Why none of its targets could run on this backend (a kernel for another
-    # GPU): neither killed nor survived, and not counted.
+    # Why it could not run on this backend (a kernel for another GPU, code
+    # only compiled kernels run): neither killed nor survived, and not counted.
     not_run: str | None = None
+    file: str = ""  # the kernel file it edits
+    # Whether its edited lines ran on its targets (None: not known, as for a
+    # kill, which shows they did).
+    reached: bool | None = None
+
+    def status(self) -> str:
+        return ("equivalent" if self.equivalent else "not run" if self.not_run
+                else "killed" if self.killed else "error" if self.error else "survived")
+
+
+@dataclass
+class Baseline:
+    """The unmutated kernels on the mutants' targets: the targets that failed
+    there (``prop/impl/dtype`` -> what failed), left out of every mutant's."""
+
+    failing: dict[str, str]
+    examples: int
+    seconds: float
 
 
 def _package_dirs() -> dict[str, Path]:
@@ -70,6 +96,23 @@ def _package_dirs() -> dict[str, Path]:
     }
 
 
+def plant(mutant: Mutant, src: str) -> tuple[str, list[range]]:
+    """``src`` with the mutant's edits made, and the lines of the result that
+    each edit changed."""
+    planted: list[tuple[int, str, str]] = []  # (offset in the result, old, new)
+    for old, new in mutant.edits:
+        count = src.count(old)
+        if count != 1:
+            raise ValueError(f"mutant {mutant.name}: {old!r} occurs {count} times in {mutant.file}")
+        at = src.index(old)
+        shift = len(new) - len(old)
+        planted = [(o + shift if o > at else o, a, b) for o, a, b in planted]
+        planted.append((at, old, new))
+        src = src[:at] + new + src[at + len(old):]
+    return src, [reach.changed_lines(old, new, src.count("\n", 0, at) + 1)
+                 for at, old, new in planted]
+
+
 def apply(mutant: Mutant, dest: Path) -> Path:
     """Copy the attnfuzz package to dest/attnfuzz with the mutant's edits in its
     kernels; return the mutated kernels directory."""
@@ -77,15 +120,34 @@ def apply(mutant: Mutant, dest: Path) -> Path:
     pkg = dest / "attnfuzz"
     for part, src in _package_dirs().items():
         shutil.copytree(src, pkg / part, ignore=ignore, dirs_exist_ok=True)
-    path = pkg / "kernels" / mutant.file
-    src = path.read_text()
-    for old, new in mutant.edits:
-        count = src.count(old)
-        if count != 1:
-            raise ValueError(f"mutant {mutant.name}: {old!r} occurs {count} times in {mutant.file}")
-        src = src.replace(old, new)
-    path.write_text(src)
+    if mutant.edits:
+        path = pkg / "kernels" / mutant.file
+        path.write_text(plant(mutant, path.read_text())[0])
     return pkg / "kernels"
+
+
+def _worker_cmd(targets, *, examples: int, seed: int, backend: str, layouts, families,
+                watch: reach.Watch | None = None, baseline: bool = False) -> list[str]:
+    return [
+        sys.executable, "-m", "attnfuzz.properties.mutation.runner", "--worker",
+        "--targets", json.dumps(targets), "--examples", str(examples),
+        "--seed", str(seed), "--backend", backend,
+        *(["--layouts", ",".join(layouts)] if layouts else []),
+        *(["--families", ",".join(families)] if families else []),
+        *(["--watch", json.dumps({"path": watch.path, "lines": sorted(watch.lines),
+                                  "calls": sorted(watch.calls), "always": watch.always})]
+          if watch is not None else []),
+        *(["--baseline"] if baseline else []),
+    ]
+
+
+def _worker_env(tmp: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([tmp, env.get("PYTHONPATH", "")])
+    env["ATTNFUZZ_DUMP_DIR"] = str(Path(tmp) / "dumps")
+    env["ATTNFUZZ_MUTANT_ROOT"] = str(Path(tmp).resolve())
+    env.setdefault("OMP_NUM_THREADS", "1")
+    return env
 
 
 def run_mutant(
@@ -99,47 +161,103 @@ def run_mutant(
     sanitize: bool = False,
     timeout: float | None = None,
 ) -> Result:
+    def result(killed: bool, **kw: object) -> Result:
+        return Result(mutant.name, mutant.mimics, killed, file=mutant.file, **kw)
+
     if mutant.equivalent:
-        return Result(mutant.name, mutant.mimics, False, equivalent=mutant.equivalent)
+        return result(False, equivalent=mutant.equivalent)
+    from .. import backend as backends
+
+    interpreted = backend == "interpreter" or (backend == "auto" and backends.interpreting())
+    if not mutant.targets:
+        return result(False, not_run="no target passes on the unmutated kernels")
     with tempfile.TemporaryDirectory(prefix="attnfuzz-mutant-") as tmp:
         try:
-            apply(mutant, Path(tmp))
+            kernels = apply(mutant, Path(tmp))
         except ValueError as exc:  # the kernel source moved on: the edit no longer applies
-            return Result(mutant.name, mutant.mimics, False, error=True, detail=str(exc))
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([tmp, env.get("PYTHONPATH", "")])
-        env["ATTNFUZZ_DUMP_DIR"] = str(Path(tmp) / "dumps")
-        env["ATTNFUZZ_MUTANT_ROOT"] = str(Path(tmp).resolve())
-        env.setdefault("OMP_NUM_THREADS", "1")
-        cmd = [
-            sys.executable, "-m", "attnfuzz.properties.mutation.runner", "--worker",
-            "--targets", json.dumps(mutant.targets), "--examples", str(examples),
-            "--seed", str(seed), "--backend", backend,
-            *(["--layouts", ",".join(layouts)] if layouts else []),
-            *(["--families", ",".join(families)] if families else []),
-        ]
+            return result(False, error=True, detail=str(exc))
+        path = kernels / mutant.file
+        text = path.read_text()
+        original = (_package_dirs()["kernels"] / mutant.file).read_text()
+        spans = plant(mutant, original)[1]
+        lines = sorted({line for r in spans for line in r})
+        where = ("line" if len(lines) == 1 else "lines") + " " + ", ".join(
+            str(r.start) if len(r) == 1 else f"{r.start}-{r.stop - 1}" for r in spans
+        ) + f" of {mutant.file}"
+        if reach.backend_only(text, lines, interpreted, original):
+            other, taker = (("a GPU", "compiled kernels take") if interpreted
+                            else ("the interpreter", "the interpreter takes"))
+            return result(False, not_run=f"needs {other}: {where} in code only {taker}")
+        watch = reach.watch(str(path), text, lines)
+        cmd = _worker_cmd(mutant.targets, examples=examples, seed=seed, backend=backend,
+                          layouts=layouts, families=families, watch=watch)
         if sanitize:
             cmd = [*SANITIZER, *cmd]
         try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=tmp,
-                                  timeout=timeout)
+            proc = subprocess.run(cmd, env=_worker_env(tmp), capture_output=True, text=True,
+                                  cwd=tmp, timeout=timeout)
         except subprocess.TimeoutExpired:
             # Neither killed nor shown to survive: reported as an error, counted as a survivor.
-            return Result(mutant.name, mutant.mimics, False, error=True,
-                          detail=f"timed out after {timeout:g}s")
+            return result(False, error=True, detail=f"timed out after {timeout:g}s")
     if sanitize:
         errors = _sanitizer_errors(proc.stdout + proc.stderr)
         if errors:
-            return Result(mutant.name, mutant.mimics, True, property="compute-sanitizer memcheck",
-                          detail=errors[:300])
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
+            return result(True, property="compute-sanitizer memcheck", detail=errors[:300])
+    lines_out = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines_out:
         tail = (proc.stderr or proc.stdout)[-2000:]
-        return Result(mutant.name, mutant.mimics, False, error=True, detail=tail)
-    out = json.loads(lines[-1])
-    return Result(mutant.name, mutant.mimics, out["killed"], False, out.get("property"),
-                  out.get("examples"), out.get("seconds"), out.get("detail", ""),
-                  not_run=out.get("not_run"))
+        return result(False, error=True, detail=tail)
+    out = json.loads(lines_out[-1])
+    if out["killed"] or out.get("not_run"):
+        return result(out["killed"], property=out.get("property"), examples=out.get("examples"),
+                      seconds=out.get("seconds"), detail=out.get("detail", ""),
+                      not_run=out.get("not_run"))
+    return result(False, examples=out.get("examples"), seconds=out.get("seconds"),
+                  reached=out["reached"],
+                  detail="" if out["reached"] else f"{where} never ran on its targets")
+
+
+def run_baseline(
+    targets: list[tuple[str, str, str]], *, examples: int, seed: int, backend: str = "auto",
+    jobs: int = 1, layouts: list[str] | None = None, families: list[str] | None = None,
+    timeout: float | None = None,
+) -> Baseline:
+    """The unmutated kernels on ``targets`` with the mutants' examples and seed
+    (each target draws the same cases on its own as in a mutant's run)."""
+    start = time.monotonic()
+    chunks = [targets[i::max(1, jobs)] for i in range(max(1, jobs))]
+    noop = Mutant("baseline", "", (), "the unmutated kernels", ())
+
+    def one(chunk: list[tuple[str, str, str]]) -> dict:
+        if not chunk:
+            return {"failing": {}, "examples": 0}
+        with tempfile.TemporaryDirectory(prefix="attnfuzz-baseline-") as tmp:
+            apply(noop, Path(tmp))
+            cmd = _worker_cmd(chunk, examples=examples, seed=seed, backend=backend,
+                              layouts=layouts, families=families, baseline=True)
+            try:
+                proc = subprocess.run(cmd, env=_worker_env(tmp), capture_output=True, text=True,
+                                      cwd=tmp, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise SystemExit(f"baseline: the unmutated kernels timed out after {timeout:g}s "
+                                 f"on {len(chunk)} targets") from None
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+        if proc.returncode != 0 or not lines:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+            raise SystemExit(f"baseline: the worker broke on the unmutated kernels: {tail[0]}")
+        return json.loads(lines[-1])
+
+    with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
+        outs = list(pool.map(one, chunks))
+    failing = {k: v for o in outs for k, v in o["failing"].items()}
+    return Baseline(failing, sum(o["examples"] for o in outs),
+                    round(time.monotonic() - start, 2))
+
+
+def without(mutant: Mutant, failing: dict[str, str]) -> Mutant:
+    """The mutant without the targets that fail on the unmutated kernels."""
+    kept = tuple(t for t in mutant.targets if "/".join(t) not in failing)
+    return Mutant(mutant.name, mutant.file, mutant.edits, mutant.mimics, kept, mutant.equivalent)
 
 
 # The mutant's properties under memcheck: an illegal access whose values no
@@ -165,15 +283,13 @@ def _worker(
     seed: int,
     layouts: tuple[str, ...] | None = None,
     families: tuple[str, ...] | None = None,
+    watch: reach.Watch | None = None,
+    baseline: bool = False,
 ) -> dict:
-    """In the mutated environment: run properties until one fails."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-
+    """In the mutated environment: run properties until one fails (with
+    ``baseline``, every target, collecting those that fail)."""
     from ... import kernels
-    from .. import backend, checks
-    from .. import implementations as impls
-    from ..run import harness
+    from .. import backend
 
     expected = os.environ.get("ATTNFUZZ_MUTANT_ROOT")
     if expected and not kernels.__file__.startswith(expected):
@@ -181,57 +297,96 @@ def _worker(
     start = time.monotonic()
     total = 0
     unavailable = []
-    for prop, impl, dtype in targets:
-        if dtype == "bfloat16" and not backend.supports_bf16():
-            continue
-        if (why := impls.get(impl).cannot_run()) is not None:
-            unavailable.append(f"{impl}: {why}")
-            continue
-        count = 0
-
-        def probe_for(prop: str, impl: str, strategy):
-            @hseed(seed)
-            @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-                      phases=(Phase.generate,), suppress_health_check=list(HealthCheck),
-                      print_blob=False)
-            @given(strategy)
-            def probe(case):
-                nonlocal count
-                count += 1
-                try:
-                    harness.check(prop, impl, case)
-                except AssertionError:
-                    raise
-                except Exception as exc:  # the mutant crashed the kernel: also a kill
-                    raise AssertionError(f"crash: {exc!r}") from exc
-
-            return probe
-
-        try:
-            sequences = checks.get(prop).sequences
-            if sequences is not None:
-                count = examples
-                sequences(impl, dtype, examples, seed)
-            else:
-                cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
-                                               families=families)
-                probe_for(prop, impl, cases)()
-        except Exception as exc:
-            failures = harness.failures_of(exc)
-            if failures is None:
-                raise
-            first = str(failures[0]).strip().splitlines()
-            return {
-                "killed": True,
-                "property": f"{prop}/{impl}/{dtype}",
-                "examples": total + count,
-                "seconds": round(time.monotonic() - start, 2),
-                "detail": (first[1] if len(first) > 1 else first[0] if first else repr(exc))[:300],
-            }
-        total += count
+    failing: dict[str, str] = {}
+    with reach.tracing(watch) as reached:
+        for prop, impl, dtype in targets:
+            if dtype == "bfloat16" and not backend.supports_bf16():
+                continue
+            try:
+                count = _run_target(prop, impl, dtype, examples, seed, layouts, families)
+            except _Unavailable as why:
+                unavailable.append(f"{impl}: {why}")
+                continue
+            except _Killed as kill:
+                first = str(kill.failure).strip().splitlines()
+                detail = (first[1] if len(first) > 1 else first[0] if first
+                          else repr(kill.failure))[:300]
+                if baseline:
+                    failing[f"{prop}/{impl}/{dtype}"] = detail
+                    total += kill.count
+                    continue
+                return {
+                    "killed": True,
+                    "property": f"{prop}/{impl}/{dtype}",
+                    "examples": total + kill.count,
+                    "seconds": round(time.monotonic() - start, 2),
+                    "detail": detail,
+                }
+            total += count
+    if baseline:
+        return {"failing": failing, "examples": total}
     if not total and unavailable:
         return {"killed": False, "not_run": unavailable[0]}
-    return {"killed": False, "examples": total, "seconds": round(time.monotonic() - start, 2)}
+    return {"killed": False, "examples": total, "seconds": round(time.monotonic() - start, 2),
+            "reached": reached[0]}
+
+
+class _Unavailable(Exception):
+    """The implementation cannot run on this backend (its reason)."""
+
+
+class _Killed(Exception):
+    """A target failed: its first failure, after ``count`` examples."""
+
+    def __init__(self, failure: BaseException, count: int) -> None:
+        super().__init__(str(failure))
+        self.failure = failure
+        self.count = count
+
+
+def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
+                layouts: tuple[str, ...] | None, families: tuple[str, ...] | None) -> int:
+    """Run one target's examples; the number run, or ``_Killed``/``_Unavailable``."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from .. import checks
+    from .. import implementations as impls
+    from ..run import harness
+
+    if (why := impls.get(impl).cannot_run()) is not None:
+        raise _Unavailable(why)
+    count = 0
+
+    @hseed(seed)
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+              phases=(Phase.generate,), suppress_health_check=list(HealthCheck),
+              print_blob=False)
+    def probe(case):
+        nonlocal count
+        count += 1
+        try:
+            harness.check(prop, impl, case)
+        except AssertionError:
+            raise
+        except Exception as exc:  # the mutant crashed the kernel: also a kill
+            raise AssertionError(f"crash: {exc!r}") from exc
+
+    try:
+        sequences = checks.get(prop).sequences
+        if sequences is not None:
+            count = examples
+            sequences(impl, dtype, examples, seed)
+        else:
+            cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
+                                           families=families)
+            given(cases)(probe)()
+    except Exception as exc:
+        failures = harness.failures_of(exc)
+        if failures is None:
+            raise
+        raise _Killed(failures[0], count) from exc
+    return count
 
 
 def restrict(mutant: Mutant, prop: str) -> Mutant | None:
@@ -251,10 +406,10 @@ def restrict(mutant: Mutant, prop: str) -> Mutant | None:
 
 def from_file(path: str | Path) -> list[Mutant]:
     """Mutants written as JSON: a list of {"name", "file", "edits": [[old, new], ...],
-    "mimics"} (optionally "targets"; by default those ``rules`` gives the file),
-    for bugs planted by someone who never read the properties."""
-    from .rules import DEFAULT_TARGETS, TARGETS
-
+    "mimics"}, for bugs planted by someone who never read the properties.
+    Optional: "targets" ([[property, implementation, dtype], ...]; by default
+    those that reach the file, ``mutant.targets_of``) and "equivalent" (why no
+    input can tell the mutant apart: listed, not run, not counted)."""
     try:
         entries = json.loads(Path(path).read_text())
     except (OSError, ValueError) as exc:
@@ -264,11 +419,15 @@ def from_file(path: str | Path) -> list[Mutant]:
     muts = []
     for i, e in enumerate(entries):
         try:
-            targets = e.get("targets") or TARGETS.get(e["file"], DEFAULT_TARGETS)
+            equivalent = e.get("equivalent")
+            if equivalent is not None and not (isinstance(equivalent, str) and equivalent.strip()):
+                raise SystemExit(f"--from {path}: entry {i}: \"equivalent\" must be the reason "
+                                 f"(a non-empty string), got {equivalent!r}")
+            targets = e.get("targets") or targets_of(e["file"])
             muts.append(Mutant(str(e["name"]), str(e["file"]),
                                tuple((str(o), str(n)) for o, n in e["edits"]),
                                str(e.get("mimics", "")),
-                               tuple(tuple(t) for t in targets)))
+                               tuple(tuple(t) for t in targets), equivalent))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SystemExit(f"--from {path}: entry {i} is not a mutant ({exc!r})") from None
     return muts
@@ -312,39 +471,77 @@ def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend:
         for i, f in enumerate(futures):
             r = f.result()
             results.append(r)
-            status = ("equivalent" if r.equivalent else "not run" if r.not_run
-                      else "KILLED" if r.killed else "ERROR" if r.error else "SURVIVED")
-            progress(f"[{i + 1}/{len(muts)}] {r.name}: {status}"
+            progress(f"[{i + 1}/{len(muts)}] {r.name}: {r.status().upper()}"
                      + (f" by {r.property} after {r.examples} examples" if r.killed else "")
+                     + (f" ({r.not_run})" if r.not_run else "")
+                     + (" (its code never ran)" if r.reached is False and not r.not_run else "")
                      + (f"\n{r.detail}" if r.error else ""))
     return results
 
 
-def table(results: list[Result]) -> str:
-    rows = [f"{'mutant':<40}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
+def _rate(results: list[Result]) -> tuple[int, int]:
+    """(killed, counted): equivalent and not-run mutants are not counted."""
+    counted = [r for r in results if not r.equivalent and not r.not_run]
+    return sum(r.killed for r in counted), len(counted)
+
+
+def per_file(results: list[Result]) -> dict[str, dict[str, int]]:
+    """For each kernel file: its mutants' kills, the counted ones, and those
+    not counted (equivalent, not run here), and survivors whose code never ran."""
+    files: dict[str, dict[str, int]] = {}
     for r in results:
-        status = ("equiv." if r.equivalent else "not run" if r.not_run
-                  else "killed" if r.killed else "ERROR" if r.error else "SURVIVED")
+        f = files.setdefault(r.file, {"killed": 0, "counted": 0, "equivalent": 0,
+                                      "not_run": 0, "never_ran": 0})
+        if r.equivalent:
+            f["equivalent"] += 1
+        elif r.not_run:
+            f["not_run"] += 1
+        else:
+            f["counted"] += 1
+            f["killed"] += r.killed
+            f["never_ran"] += r.reached is False
+    return dict(sorted(files.items()))
+
+
+def table(results: list[Result], baseline: Baseline | None = None) -> str:
+    rows = [f"{'mutant':<40}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
+    short = {"equivalent": "equiv.", "survived": "SURVIVED", "error": "ERROR"}
+    for r in results:
+        status = short.get(r.status(), r.status())
         rows.append(
             f"{r.name:<40}{status:<10}{(r.property or '-'):<34}"
             f"{r.examples if r.examples is not None else '-':>9}"
             f"{r.seconds if r.seconds is not None else '-':>9}"
         )
-    counted = [r for r in results if not r.equivalent and not r.not_run]
-    killed = [r for r in counted if r.killed]
-    times = sorted(r.seconds for r in killed if r.seconds is not None)
+    killed, counted = _rate(results)
+    times = sorted(r.seconds for r in results if r.killed and r.seconds is not None)
     median = times[len(times) // 2] if times else float("nan")
     if counted:
-        rate = 100.0 * len(killed) / len(counted)
-        rows.append(f"kill rate {len(killed)}/{len(counted)} = {rate:.0f}% of non-equivalent "
-                    f"mutants; median time to kill {median:.1f}s")
+        rows.append(f"kill rate {killed}/{counted} = {100.0 * killed / counted:.0f}% of "
+                    f"non-equivalent mutants run here; median time to kill {median:.1f}s")
     else:
         rows.append("kill rate: no mutant ran here")
+    files = per_file(results)
+    if len(files) > 1:
+        for name, f in files.items():
+            rate = (f"{f['killed']}/{f['counted']} = {100.0 * f['killed'] / f['counted']:.0f}%"
+                    if f["counted"] else "none run")
+            extra = [f"{f[k]} {k.replace('_', ' ')}" for k in ("equivalent", "not_run",
+                                                                "never_ran") if f[k]]
+            rows.append(f"  {name:<28}{rate}" + (f" ({', '.join(extra)})" if extra else ""))
     for r in results:
         if r.equivalent:
             rows.append(f"equivalent: {r.name}: {r.equivalent}")
         if r.not_run:
             rows.append(f"not run here: {r.name}: {r.not_run}")
+        if r.reached is False and not r.not_run:
+            rows.append(f"survived, its code never ran: {r.name}: {r.detail}")
+    if baseline is not None:
+        rows.append(f"baseline: the unmutated kernels passed {baseline.examples} examples "
+                    f"on every target in {baseline.seconds:.0f}s" if not baseline.failing
+                    else f"baseline: {len(baseline.failing)} targets FAIL on the unmutated "
+                    f"kernels and were left out of every mutant's: "
+                    + "; ".join(f"{t}: {d}" for t, d in baseline.failing.items()))
     return "\n".join(rows)
 
 
@@ -360,14 +557,31 @@ def cmd_mutants(args: argparse.Namespace) -> int:
             tag = " (equivalent)" if m.equivalent else ""
             print(f"{m.name:<{width}}{m.mimics}{tag}")
         return 0
+    targets = list(dict.fromkeys(t for m in muts if not m.equivalent for t in m.targets))
+    base = run_baseline(targets, examples=args.examples, seed=args.seed, backend=args.backend,
+                        jobs=args.jobs, layouts=args.layouts, families=args.families,
+                        timeout=args.timeout)
+    for target, detail in base.failing.items():
+        print(f"baseline: {target} FAILS on the unmutated kernels ({detail}); "
+              f"it is left out of every mutant's targets")
+    if base.failing:
+        muts = [without(m, base.failing) for m in muts]
     results = run_all(muts, examples=args.examples, seed=args.seed, jobs=args.jobs,
                       backend=args.backend, layouts=args.layouts,
                       families=args.families, sanitize=args.sanitize, timeout=args.timeout)
-    print(table(results))
+    print(table(results, base))
     if args.json:
-        Path(args.json).write_text(json.dumps([asdict(r) for r in results], indent=2))
-    survivors = [r for r in results if not r.killed and not r.equivalent]
-    return 1 if survivors else 0  # a worker error counts as a survivor: nothing was shown
+        killed, counted = _rate(results)
+        Path(args.json).write_text(json.dumps({
+            "baseline": asdict(base),
+            "kill_rate": {"killed": killed, "counted": counted},
+            "files": per_file(results),
+            "results": [asdict(r) for r in results],
+        }, indent=2))
+    survivors = [r for r in results if r.status() in ("survived", "error")]
+    # A worker error counts as a survivor (nothing was shown), and a baseline
+    # failure makes the run's kills doubtful.
+    return 1 if survivors or base.failing else 0
 
 
 def _main() -> int:
@@ -379,14 +593,20 @@ def _main() -> int:
     p.add_argument("--backend", default="auto")
     p.add_argument("--layouts", default="")
     p.add_argument("--families", default="")
+    p.add_argument("--watch", default="")
+    p.add_argument("--baseline", action="store_true")
     args = p.parse_args()
     from .. import backend
 
     backend.configure(args.backend)
     layouts = tuple(x for x in args.layouts.split(",") if x) or None
     families = tuple(x for x in args.families.split(",") if x) or None
+    watch = None
+    if args.watch:
+        w = json.loads(args.watch)
+        watch = reach.Watch(w["path"], frozenset(w["lines"]), frozenset(w["calls"]), w["always"])
     print(json.dumps(_worker(json.loads(args.targets), args.examples, args.seed, layouts,
-                             families)))
+                             families, watch, args.baseline)))
     return 0
 
 

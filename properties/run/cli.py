@@ -273,7 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mut.add_argument(
         "--from", dest="source", metavar="FILE.json", default=None,
-        help="mutants from a JSON list of {name, file, edits: [[old, new]], mimics}",
+        help="mutants from a JSON list of {name, file, edits: [[old, new]], mimics} (optionally "
+        "targets, and equivalent: the reason none can tell it apart)",
     )
     mut.add_argument(
         "--timeout", type=_seconds, default=None, metavar="SECONDS",

@@ -57,6 +57,7 @@ from pathlib import Path
 
 import torch
 
+from ...reference import oracle
 from ..checks.execution import GRADS
 from ..checks.gradients import gradient_oracle
 from ..checks.oracle import EXPECTED
@@ -224,25 +225,39 @@ def _blind_rows(case: AttentionCase) -> int:
     """How many query rows see no key under the case's mask."""
     if case.sk == 0:
         return case.sq
-    window = case.window or (None, None)
-    seen = sdpa.window_mask(case.sq, case.sk, case.causal, case.alignment, window, "cpu")
+    seen = oracle.visible(case.sq, case.sk, case.alignment, causal=case.causal,
+                          window=case.window)
     return int((~seen.any(dim=1)).sum())
+
+
+class _Length(str):
+    """A length by name: given two, the oracle's ``offset`` writes its formula."""
+
+    def __sub__(self, other: str) -> _Length:
+        return _Length(f"({self} - {other})")
+
+
+def _diagonal(alignment: str) -> str:
+    """Query i's causal diagonal, the key ``i + o`` with o the oracle's own offset
+    written out (``i + (Sk - Sq)``, or ``i`` where it is 0), so that what a script
+    says of its mask is what its embedded rule does."""
+    o = oracle.offset(_Length("Sq"), _Length("Sk"), alignment)
+    return f"i + {o}" if o != 0 else "i"
 
 
 def _mask_words(case: AttentionCase) -> str:
     if not case.causal:
         words = "no mask: every query sees every key"
-    elif case.alignment == "bottom_right":
-        words = ("causal, bottom-right aligned (the KV-cache convention): query i sees key j "
-                 + _keep("iff j <= i + (Sk - Sq)"))
     else:
-        words = ("causal, top-left aligned (is_causal=True): query i sees key j "
-                 + _keep("iff j <= i"))
+        how = ("bottom-right aligned (the KV-cache convention)"
+               if case.alignment == "bottom_right" else "top-left aligned (is_causal=True)")
+        words = (f"causal, {how}: query i sees key j "
+                 + _keep(f"iff j <= {_diagonal(case.alignment)}"))
     if case.window is not None:
         left, right = case.window
-        offset = "(Sk - Sq)" if case.alignment == "bottom_right" else "0"
-        edges = [f"j >= i + {offset} - {left}" if left is not None else "",
-                 f"j <= i + {offset} + {right}" if right is not None else ""]
+        diagonal = _diagonal(case.alignment)
+        edges = [f"j >= {diagonal} - {left}" if left is not None else "",
+                 f"j <= {diagonal} + {right}" if right is not None else ""]
         words += ("; and a sliding window " + _keep(f"(left={left}, right={right})")
                   + ": only keys with " + " and ".join(_keep(e) for e in edges if e))
     blind = _blind_rows(case)
@@ -387,8 +402,8 @@ def _imports(case: AttentionCase, target: tuple[str, ...]) -> str:
         lines.append("import torch.nn.functional as F")
         lines.append("from torch.nn.attention import SDPBackend, sdpa_kernel")
         if case.causal and case.window is None:
-            bias = "causal_lower_right" if case.alignment == "bottom_right" else "causal_upper_left"
-            lines.append(f"from torch.nn.attention.bias import {bias}")
+            variant = sdpa.CAUSAL_VARIANT[case.alignment]
+            lines.append(f"from torch.nn.attention.bias import {variant}")
     if target[0] == "flex":
         lines.append("from torch.nn.attention import flex_attention as flex")
     return "\n".join(lines)
@@ -414,10 +429,8 @@ def _page_sizes(impl: str) -> tuple[int, ...] | None:
 
 def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
               sizes: tuple[int, ...] | None = None) -> str:
-    alignment = {
-        "bottom_right": "query i sees key j iff j <= i + (Sk - Sq)",
-        "top_left": "query i sees key j " + _keep("iff j <= i"),
-    }[case.alignment]
+    # One line of code, not a wrapped comment: no characters that keep words together.
+    alignment = f"query i sees key j iff j <= {_diagonal(case.alignment)}"
     lines = [
         "# The case, as attnfuzz drew it.",
         *_literal("CASE", case.describe()),
@@ -443,8 +456,9 @@ def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
             *_literal("MODULE", target[1]),
             *_literal("FUNCTION", target[2]),
         ]
-        if target[3] == "paged":
+        if conventions.get(target[3]).pages:
             page, seed = conventions.paged_layout(case.sq, case.sk, case.d, sizes)
+            page = page if case.page_size is None else case.page_size  # outside the declared
             lines += [f"PAGE = {page}  # slots per page of the cache, and the seed of their order",
                       f"PAGE_SEED = {seed}"]
     return "\n".join(lines)
@@ -541,12 +555,9 @@ def _sdpa_call(case: AttentionCase, backend: str) -> str:
         lines.append("    # The window (causal limit included) as a boolean mask, as attnfuzz has.")
         lines.append("    kwargs[\"attn_mask\"] = visible(q.shape[2], k.shape[2]).to(q.device)")
     elif case.causal:
-        if case.alignment == "bottom_right":
-            lines.append("    # attnfuzz's bottom-right mask: SDPA's causal_lower_right.")
-            lines.append("    kwargs[\"attn_mask\"] = causal_lower_right(q.shape[2], k.shape[2])")
-        else:
-            lines.append("    # attnfuzz's top-left mask: SDPA's causal_upper_left (is_causal).")
-            lines.append("    kwargs[\"attn_mask\"] = causal_upper_left(q.shape[2], k.shape[2])")
+        variant = sdpa.CAUSAL_VARIANT[case.alignment]
+        lines.append(f"    # attnfuzz's {case.alignment.replace('_', '-')} mask: SDPA's {variant}.")
+        lines.append(f"    kwargs[\"attn_mask\"] = {variant}(q.shape[2], k.shape[2])")
     lines += [
         "    if q.shape[1] != k.shape[1]:",
         "        kwargs[\"enable_gqa\"] = True  # KV heads are shared, not repeated",

@@ -97,6 +97,29 @@ def results(got: object) -> dict:
 '''
 
 
+PAGED_CACHE = '''
+def paged_cache(k: torch.Tensor, v: torch.Tensor, page: int, seed: int) -> tuple:
+    """(k_cache, v_cache, block_table): each batch element's keys in pages of ``page``
+    slots, in a shuffled order, NaN in every other slot and in one spare page, which every
+    unused table entry names."""
+    b, hkv, sk = k.shape[:3]
+    count = -(-sk // page)
+    order = torch.randperm(b * count + 1, generator=torch.Generator().manual_seed(seed))
+    order = order.tolist()
+    caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
+                         device=t.device) for t in (k, v)]
+    table = torch.full((b, count + 1), order[-1], dtype=torch.int32)
+    fresh = iter(order)
+    for i in range(b):
+        for j in range(count):
+            p = table[i, j] = next(fresh)
+            n = min(page, sk - j * page)
+            for cache, t in zip(caches, (k, v), strict=True):
+                cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
+    return (*caches, table.to(k.device))
+'''
+
+
 CONVENTION_CALLS = {
     "attnfuzz": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
@@ -138,27 +161,7 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
         found["lse"] = found["lse"].reshape(-1, b, sq).transpose(0, 1)
     return found
 ''',
-    "paged": '''
-def paged_cache(k: torch.Tensor, v: torch.Tensor, page: int, seed: int) -> tuple:
-    """(k_cache, v_cache, block_table): each batch element's keys in pages of ``page``
-    slots, in a shuffled order, NaN in every other slot and in one spare page, which every
-    unused table entry names."""
-    b, hkv, sk = k.shape[:3]
-    count = -(-sk // page)
-    order = torch.randperm(b * count + 1, generator=torch.Generator().manual_seed(seed))
-    order = order.tolist()
-    caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
-                         device=t.device) for t in (k, v)]
-    table = torch.full((b, count + 1), order[-1], dtype=torch.int32)
-    fresh = iter(order)
-    for i in range(b):
-        for j in range(count):
-            p = table[i, j] = next(fresh)
-            n = min(page, sk - j * page)
-            for cache, t in zip(caches, (k, v), strict=True):
-                cache[p, :n] = t[i, :, j * page:j * page + n].transpose(0, 1)
-    return (*caches, table.to(k.device))
-
+    "paged": PAGED_CACHE + '''
 
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     """The call under test, by flash_attention_paged's convention: the keys in a paged cache
@@ -169,6 +172,25 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     window = {} if WINDOW is None else {"window": WINDOW}
     return results(function()(q, k_cache, v_cache, table, seqlens, causal=CAUSAL, scale=SCALE,
                               **window))
+''',
+    "paged_varlen": PAGED_CACHE + '''
+
+def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
+    """The call under test, packed queries over a paged cache: q (total_q, H, D) with int32
+    prefix sums cu_seqlens_q (B + 1,), the keys in a paged cache as attnfuzz laid them out,
+    seq_lens (B,) the keys of each sequence, its queries the last ones'."""
+    b, sq, sk = q.shape[0], q.shape[2], k.shape[2]
+    k_cache, v_cache, table = paged_cache(k, v, PAGE, PAGE_SEED)
+    packed = q.transpose(1, 2).reshape(-1, q.shape[1], q.shape[-1])
+    cu_q = torch.arange(b + 1, dtype=torch.int32, device=q.device) * sq
+    seq_lens = torch.full((b,), sk, dtype=torch.int32, device=q.device)
+    window = {} if WINDOW is None else {"window": WINDOW}
+    found = results(function()(packed, k_cache, v_cache, table, cu_q, seq_lens, causal=CAUSAL,
+                               scale=SCALE, max_seqlen_q=sq, max_seqlen_k=sk, **window))
+    found["out"] = found["out"].reshape(b, sq, *found["out"].shape[1:]).transpose(1, 2)
+    if "lse" in found:  # (H, total_q) -> (B, H, Sq)
+        found["lse"] = found["lse"].reshape(-1, b, sq).transpose(0, 1)
+    return found
 ''',
 }
 
@@ -420,3 +442,5 @@ GRADIENT_AGREE = '''
     print("reference: its float64 gradients by autograd in reference_grads() agree with the "
           "embedded dq, dk, dv")
 '''
+# Its results are packed as varlen's (its keys, in a cache, are never a result).
+LAYOUT["paged_varlen"] = LAYOUT["varlen"]

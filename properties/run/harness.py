@@ -192,7 +192,7 @@ def check(
     __tracebackhide__ = True  # pytest: the failure is the message, not this frame
     from hypothesis import event, target
 
-    context = _build_context()
+    context = hypothesis_internals.build_context()
     if context is not None:  # labels and targets exist only inside a Hypothesis test
         for label in case.labels():
             event(label)
@@ -260,7 +260,7 @@ def check(
         impl = get(impl_name)
         lines += ["  " + conventions.describe(v, impl, case) for v in bad]
         path = None
-        if context is None or context.is_final:
+        if hypothesis_internals.is_final(context):
             path = write_dump(prop, impl_name, case, bad, other=other, context=context,
                               campaign=campaign)
             lines += _dump_lines(path)
@@ -296,18 +296,6 @@ def finding_record(failure: BaseException, replayed: bool = False) -> dict[str, 
     elif kinds[0] != "wrong":  # a crash of a sequence's call: no verdict, its kind
         record["worst"] = {"ratio": math.inf, "check": kinds[0], "case": described}
     return record
-
-
-def _build_context():
-    """The running Hypothesis example's build context; None outside a Hypothesis
-    test, where ``check`` runs its one case as final (it dumps a failure)."""
-    from hypothesis.control import current_build_context
-    from hypothesis.errors import InvalidArgument
-
-    try:
-        return current_build_context()
-    except InvalidArgument:
-        return None
 
 
 def fault_verdict(exc: BaseException, impl_name: str) -> Verdict:
@@ -347,9 +335,9 @@ def _fault_failure(
         who = exc.implementation if isinstance(exc, ImplementationCrash) else impl_name
         lines = [f"{prop}: {who} crashed ({type(error).__name__}) on: {case.describe()}",
                  f"  {_first_line(error)}"]
-    context = _build_context()
+    context = hypothesis_internals.build_context()
     path = None
-    if context is None or context.is_final:
+    if hypothesis_internals.is_final(context):
         path = write_dump(prop, impl_name, case, [verdict], other=other, context=context,
                           campaign=campaign, fault=exc)
         lines += _dump_lines(path)

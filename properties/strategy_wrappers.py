@@ -1,0 +1,72 @@
+"""What is drawn around a case for some properties: how the serving property
+packs and pages it, a call's optional arguments, a backward's upstream gradient."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from .model.cases import ORDERS, AttentionCase, Case, Serving
+from .model.layouts import INDEX_VIEWS, NAMES
+from .strategy_parts import _known, _names_for, layouts
+
+
+def servings(layout_names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Serving]:
+    """How the serving property packs and pages a case (``cases.Serving``): the
+    order of its sequences by length, guard sequences, a layout for each packed
+    tensor and each cache, drawn apart (so k and v differ in strides as often
+    as not), and the index tensors as views.  Of ``layout_names`` (a broadcast
+    is no layout for a packed tensor or a cache); everything shrinks to the
+    simple layout (contiguous, shortest first, no guard)."""
+    names = tuple(n for n in _known(layout_names, "layout_names", NAMES)
+                  if not n.startswith("expand")) or ("contiguous",)
+    packed, cache = layouts(3, names), layouts(4, names)
+    return st.builds(Serving, order=st.sampled_from(ORDERS), guards=st.booleans(),
+                     q_layout=packed, k_layout=packed, v_layout=packed,
+                     k_cache_layout=cache, v_cache_layout=cache,
+                     index=st.sampled_from(INDEX_VIEWS))
+
+
+def with_serving(
+    cases: st.SearchStrategy[AttentionCase], layout_names: tuple[str, ...] = NAMES
+) -> st.SearchStrategy[AttentionCase]:
+    """``cases``, each with a serving layout drawn for it (see ``servings``)."""
+    return st.tuples(cases, servings(layout_names)).map(
+        lambda t: replace(t[0], serving=t[1]))
+
+
+def call_options(
+    choices: tuple[tuple[str, tuple], ...],
+) -> st.SearchStrategy[tuple[tuple[str, object], ...]]:
+    """Optional arguments of a call (``Implementation.options``): each drawn
+    from its choices, the default first; a case keeps those that differ."""
+    for name, values in choices:
+        if not values:
+            raise InvalidArgument(f"option {name!r} has no choices")
+
+    def differing(drawn: tuple) -> tuple[tuple[str, object], ...]:
+        return tuple((name, v) for (name, values), v in zip(choices, drawn, strict=True)
+                     if v != values[0] or type(v) is not type(values[0]))
+
+    return st.tuples(*(st.sampled_from(values) for _, values in choices)).map(differing)
+
+
+def with_options(
+    cases: st.SearchStrategy[Case], choices: tuple[tuple[str, tuple], ...]
+) -> st.SearchStrategy[Case]:
+    """``cases`` with optional arguments drawn for each (see ``call_options``)."""
+    if not choices:
+        return cases
+    return st.tuples(cases, call_options(choices)).map(lambda t: replace(t[0], options=t[1]))
+
+
+def backward_cases(
+    cases: st.SearchStrategy[AttentionCase], layout_names: tuple[str, ...] = NAMES
+) -> st.SearchStrategy[AttentionCase]:
+    """Attention cases made backward cases: an upstream gradient dO in a drawn
+    layout of its own (broadcasts too: the gradient of a sum is one)."""
+    names = _names_for(4, _known(layout_names, "layout_names", NAMES))
+    return st.tuples(cases, layouts(4, names)).map(
+        lambda t: replace(t[0], backward=True, do_layout=t[1]))
