@@ -2,7 +2,8 @@
 
 The kernels' speed is measured elsewhere (``bench_attention.py``); this is the
 speed of the fuzzing around them, which bounds how much of the case space a
-campaign of a given length explores.  Two parts:
+campaign of a given length explores, and what the cases it draws can show.
+Four parts:
 
 1. **Stage profile, in process.**  For each (implementation, property, dtype)
    it runs Hypothesis rounds the way ``attnfuzz run`` does (one example,
@@ -21,11 +22,26 @@ campaign of a given length explores.  Two parts:
    on the interpreter), with a Triton cache that is cold (a fresh empty
    ``TRITON_CACHE_DIR``) or warm (the same directory after one identical
    run); its final summary line gives cases a second.
+3. **Tightness** (``--part tightness``).  The error/bound ratio of every
+   check (out, lse, dq, dk, dv, ...) of a property on drawn cases (the
+   generate phase alone: no targeting steers them), per (property,
+   implementation, dtype, check): median, p90, max and the share above 0.5.
+   A correct kernel that never comes near 1 leaves room in its bound for a
+   bug of the missing factor.
+4. **Draws** (``--part draws``, no kernel runs).  Distinct (shape, mask)
+   classes among 30 and 100 examples of a property, per seed; the share of
+   its masked cases in which a mask error could show
+   (``unsaturated.informative``); and, drawn as on a GPU, the share of cases
+   at a model's sizes (``realistic_sizes``) and how many row tiles a program
+   of a persistent grid takes there.  Parts 3 and 4 write their record to
+   ``--out`` (default ``attnfuzz-records/`` in the current directory).
 
     python benchmarks/bench_harness.py                                # both parts
     python benchmarks/bench_harness.py --part profile --impl flash,naive --seconds 30
     python benchmarks/bench_harness.py --part e2e --cache both --campaign-args "--jobs 4"
     python benchmarks/bench_harness.py --json /tmp/records/bench-harness.json
+    python benchmarks/bench_harness.py --part tightness --examples 30 --seconds 60
+    python benchmarks/bench_harness.py --part draws --draw-examples 30,100 --draw-seeds 5
 
 The table goes to stdout, progress to stderr; ``--json FILE`` keeps every
 number.  Nothing is written into the source tree: dumps of failing cases
@@ -36,13 +52,16 @@ Randomness comes only from the Hypothesis seed (``--seed``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import functools
 import importlib
 import json
+import math
 import os
 import platform
 import re
+import runpy
 import shlex
 import shutil
 import subprocess
@@ -573,6 +592,204 @@ def end_to_end(
     return records
 
 
+# --- part 3: how tight the bounds are ----------------------------------------------------
+
+
+def _drawn(strategy: Any, examples: int, seed: int, body: Callable[[Any], None],
+           deadline: float | None = None) -> None:
+    """``body`` on ``examples`` cases Hypothesis generates from ``strategy`` with
+    ``seed``: the generate phase alone (no targeting, no shrinking), so the
+    cases are the draws themselves, not cases steered towards their bounds."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    @hseed(seed)
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+              phases=(Phase.generate,), suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def each(case):
+        if deadline is None or time.monotonic() < deadline:
+            body(case)
+
+    each()
+
+
+QUANTILES = (("median", 0.5), ("p90", 0.9), ("max", 1.0))
+
+
+def quantiles(ratios: list[float]) -> dict[str, float]:
+    """Median, p90 and max of ``ratios`` (nearest rank), the share above 0.5 and
+    the share above 1 (failing)."""
+    ordered = sorted(ratios)
+    n = len(ordered)
+    out = {name: ordered[max(0, math.ceil(q * n) - 1)] if n else None for name, q in QUANTILES}
+    out["above_half"] = sum(r > 0.5 for r in ordered) / n if n else None
+    out["failing"] = sum(r > 1 for r in ordered) / n if n else None
+    return out
+
+
+def tightness(impl: str, prop: str, dtype: str, examples: int, seed: int,
+              seconds: float | None = None) -> dict[str, Any]:
+    """Error/bound ratios of each check of ``prop`` on ``impl`` at ``dtype`` over
+    drawn cases: their quantiles per check, and the case nearest its bound.
+
+    An implementation known correct should come near 1 on some cases: a check
+    whose ratios stay far below (a median of 0.1, a max of 0.4) has room in
+    its bound for a bug that scales the error by the missing factor.  Checks
+    whose verdicts are all-or-nothing (bitwise, memory: bound 0) are left out."""
+    from attnfuzz.properties import checks, implementations
+    from attnfuzz.properties.run import harness
+
+    strategy = checks.get(prop).cases(implementations.get(impl), dtype)
+    ratios: dict[str, list[float]] = {}
+    nearest: dict[str, tuple[float, str]] = {}
+    raised: list[str] = []
+    count = [0]
+
+    def judge(case: Any) -> None:
+        count[0] += 1
+        try:
+            verdicts = harness.run_property(prop, impl, case)
+        except Exception as exc:  # a finding: reported, not measured
+            raised.append(f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+            return
+        for v in verdicts:
+            if v.bound > 0 and math.isfinite(v.ratio):
+                ratios.setdefault(v.check, []).append(v.ratio)
+                if v.ratio > nearest.get(v.check, (-1.0, ""))[0]:
+                    nearest[v.check] = (v.ratio, case.describe())
+
+    t0 = time.perf_counter()
+    deadline = None if seconds is None else time.monotonic() + seconds
+    _drawn(strategy, examples, seed, judge, deadline)
+    return {
+        "implementation": impl, "property": prop, "dtype": dtype, "seed": seed,
+        "cases": count[0], "wall_s": time.perf_counter() - t0, "raised": raised,
+        "checks": {check: {"n": len(r), **quantiles(r), "nearest_case": nearest[check][1]}
+                   for check, r in sorted(ratios.items())},
+    }
+
+
+def tightness_table(records: list[dict[str, Any]]) -> str:
+    head = (f"{'property/implementation/dtype':<34}{'check':<28}{'n':>5}{'median':>8}"
+            f"{'p90':>8}{'max':>8}{'>0.5':>7}{'>1':>6}")
+    lines = [head, "-" * len(head)]
+    for r in records:
+        name = f"{r['property']}/{r['implementation']}/{r['dtype']}"
+        for check, q in r["checks"].items():
+            lines.append(f"{name:<34}{check[:27]:<28}{q['n']:>5}{q['median']:>8.3g}"
+                         f"{q['p90']:>8.3g}{q['max']:>8.3g}{100 * q['above_half']:>6.0f}%"
+                         f"{100 * q['failing']:>5.0f}%")
+        if r["raised"]:
+            lines.append(f"{name:<34}raised on {len(r['raised'])} of {r['cases']} cases: "
+                         f"{r['raised'][0]}")
+    return "\n".join(lines)
+
+
+# --- part 4: how diverse the draws are ----------------------------------------------------
+
+
+def shape_mask(case: Any) -> tuple:
+    """A case's shape and mask: what decides tiles, loop bounds and which keys a
+    row sees (values, layouts, scale and options aside)."""
+    if getattr(case, "kind", None) == "attention":
+        return (case.batch, case.hq, case.hkv, case.sq, case.sk, case.d, case.dv, case.causal,
+                case.alignment if case.causal else None, case.window)
+    return (shape_class(case),)
+
+
+@contextmanager
+def drawing_as_on_a_gpu() -> Iterator[None]:
+    """Strategies built inside draw what they draw on a GPU (long, wide and
+    realistic sizes, tf32): ``backend.interpreting`` and ``supports_tf32`` say
+    so while they are built.  For drawing only: nothing may run a kernel."""
+    from attnfuzz.properties import backend
+
+    saved = backend.interpreting, backend.supports_tf32
+    backend.interpreting, backend.supports_tf32 = (lambda: False), (lambda: True)
+    try:
+        yield
+    finally:
+        backend.interpreting, backend.supports_tf32 = saved
+
+
+def diversity(impl: str, prop: str, dtype: str, examples: int, seeds: list[int], *,
+              as_gpu: bool = False) -> dict[str, Any]:
+    """Distinct (shape, mask) classes among ``examples`` drawn cases, per seed;
+    and of the masked cases (a causal mask or a window) small enough to
+    measure, the share ``unsaturated.informative`` (rows not one-hot,
+    gradients alive): drawing only, no kernel runs."""
+    from attnfuzz.properties import checks, implementations, unsaturated
+
+    with drawing_as_on_a_gpu() if as_gpu else contextlib.nullcontext():
+        strategy = checks.get(prop).cases(implementations.get(impl), dtype)
+    per_seed, masked, informative = [], 0, 0
+    for seed in seeds:
+        drawn: list = []
+        _drawn(strategy, examples, seed, drawn.append)
+        per_seed.append({"seed": seed, "cases": len(drawn),
+                         "distinct_shape_mask": len({shape_mask(c) for c in drawn})})
+        for c in drawn:
+            if unsaturated.masked(c) and c.batch * c.hq * c.sq * c.sk <= 2**20:
+                masked += 1
+                informative += unsaturated.informative(c)
+    counts = [p["distinct_shape_mask"] for p in per_seed]
+    return {"implementation": impl, "property": prop, "dtype": dtype, "examples": examples,
+            "as_gpu": as_gpu, "per_seed": per_seed,
+            "distinct_mean": sum(counts) / len(counts), "distinct_min": min(counts),
+            "masked_measured": masked,
+            "masked_informative_share": informative / masked if masked else None}
+
+
+def realistic_share(impl: str, prop: str, dtype: str, examples: int,
+                    seeds: list[int]) -> dict[str, Any]:
+    """Of ``examples`` cases per seed drawn as on a GPU (``drawing_as_on_a_gpu``),
+    the share at realistic sizes (``realistic_sizes.is_realistic``), and how many
+    row tiles each program of a persistent grid takes in them."""
+    from attnfuzz.properties import checks, implementations, realistic_sizes
+
+    with drawing_as_on_a_gpu():
+        strategy = checks.get(prop).cases(implementations.get(impl), dtype)
+    drawn: list = []
+    for seed in seeds:
+        _drawn(strategy, examples, seed, drawn.append)
+    real = [c for c in drawn
+            if realistic_sizes.is_realistic(c.batch, c.hq, c.sq, c.sk)]
+    tiles = sorted(realistic_sizes.persistent_tiles(c.batch, c.hq, c.sq) for c in real)
+    return {"implementation": impl, "property": prop, "dtype": dtype,
+            "cases": len(drawn), "realistic": len(real),
+            "share": len(real) / len(drawn) if drawn else None,
+            "several_tiles_per_program": sum(t >= 2 for t in tiles),
+            "tiles_per_program": quantiles(tiles) if tiles else None,
+            "largest": max(((c.batch, c.hq, c.sq, c.sk) for c in real),
+                           key=lambda s: s[0] * s[1] * s[2] * s[3], default=None)}
+
+
+def draws_table(diverse: list[dict[str, Any]], sizes: list[dict[str, Any]]) -> str:
+    lines = []
+    if diverse:
+        head = (f"{'property/implementation/dtype':<34}{'examples':>9}{'distinct (mean, min)':>22}"
+                f"{'masked informative':>20}")
+        lines += [head, "-" * len(head)]
+        for d in diverse:
+            name = f"{d['property']}/{d['implementation']}/{d['dtype']}"
+            share = d["masked_informative_share"]
+            lines.append(f"{name:<34}{d['examples']:>9}"
+                         f"{d['distinct_mean']:>15.1f}, {d['distinct_min']:>4}"
+                         f"{_num(None if share is None else 100 * share, '.0f'):>13}% "
+                         f"of {d['masked_measured']}")
+    if sizes:
+        head = (f"{'property/implementation/dtype':<34}{'cases':>7}{'realistic':>10}"
+                f"{'share':>7}{'>=2 tiles/program':>19}")
+        lines += ["", head, "-" * len(head)]
+        for r in sizes:
+            name = f"{r['property']}/{r['implementation']}/{r['dtype']}"
+            lines.append(f"{name:<34}{r['cases']:>7}{r['realistic']:>10}"
+                         f"{_num(None if r['share'] is None else 100 * r['share'], '.1f'):>6}%"
+                         f"{r['several_tiles_per_program']:>19}")
+    return "\n".join(lines)
+
+
 # --- the table, the record ---------------------------------------------------------------
 
 
@@ -652,6 +869,37 @@ def _csv(text: str) -> list[str]:
     return [t for t in text.split(",") if t]
 
 
+# Per part: (implementations, properties) when --impl and --property are not given.
+PART_DEFAULTS = {
+    "profile": (["flash", "naive", "matmul", "softmax"], ["oracle"]),
+    # The kernels the interpreter runs cheaply, forward and backward.
+    "tightness": (["naive", "flash", "decode"], ["oracle", "gradients"]),
+    "draws": (["flash"], ["oracle", "gradients"]),
+}
+
+
+def _combinations(args: argparse.Namespace, part: str, dtypes: list[str]
+                  ) -> Iterator[tuple[str, str, str]]:
+    """(implementation, property, dtype) of a part that apply and run here."""
+    from attnfuzz.properties import backend, checks, implementations
+
+    impls = args.impl or PART_DEFAULTS[part][0]
+    props = args.property or PART_DEFAULTS[part][1]
+    for impl in impls:
+        implementation = implementations.get(impl)
+        for prop in props:
+            if not checks.get(prop).applies(implementation):
+                print(f"[{part}] {prop} does not apply to {impl}; skipped", file=sys.stderr)
+                continue
+            for dtype in dtypes:
+                if dtype not in implementation.dtypes or (
+                        dtype == "bfloat16" and not backend.supports_bf16()):
+                    print(f"[{part}] {impl} does not take {dtype} here; skipped",
+                          file=sys.stderr)
+                    continue
+                yield impl, prop, dtype
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description="The harness's own benchmark: cases a second and where the time goes "
@@ -661,22 +909,43 @@ def build_parser() -> argparse.ArgumentParser:
         "--json /tmp/records/bench.json\n  python benchmarks/bench_harness.py --part e2e "
         "--cache both --campaign-args '--jobs 4'",
     )
-    p.add_argument("--part", choices=("profile", "e2e", "both"), default="both",
-                   help="which part to run (default %(default)s)")
+    # Run, not imported: a module in sys.modules would change what seeds draw.
+    add_out_argument = runpy.run_path(str(Path(__file__).with_name("_records.py")))[
+        "add_out_argument"]
+    p.add_argument("--part", choices=("profile", "e2e", "both", "tightness", "draws"),
+                   default="both",
+                   help="which part to run: the stage profile, end to end, or both; "
+                   "tightness (error/bound quantiles per check over drawn cases); draws "
+                   "(distinct shapes and masks, unsaturated masked cases, the share of "
+                   "realistic sizes drawn as on a GPU; no kernel runs) (default %(default)s)")
     p.add_argument("--backend", choices=("auto", "interpreter", "gpu"),
                    default=os.environ.get("ATTNFUZZ_BACKEND", "auto"),
                    help="where kernels run, as attnfuzz --backend (passed to the campaigns); "
                    "default %(default)s")
-    p.add_argument("--impl", type=_csv, default="flash,naive,matmul,softmax",
-                   help="profile: comma-separated implementations (default %(default)s)")
-    p.add_argument("--property", type=_csv, default="oracle",
-                   help="profile: comma-separated properties (default %(default)s)")
+    p.add_argument("--impl", type=_csv, default=None,
+                   help="comma-separated implementations (default: profile "
+                   f"{','.join(PART_DEFAULTS['profile'][0])}; tightness "
+                   f"{','.join(PART_DEFAULTS['tightness'][0])}; draws "
+                   f"{','.join(PART_DEFAULTS['draws'][0])})")
+    p.add_argument("--property", type=_csv, default=None,
+                   help="comma-separated properties (default: profile oracle; tightness "
+                   "and draws oracle,gradients)")
+    p.add_argument("--examples", type=int, default=30,
+                   help="tightness: drawn cases per (implementation, property, dtype) "
+                   "(default %(default)s)")
+    p.add_argument("--draw-examples", type=_csv, default="30,100",
+                   help="draws: examples per seed, each count measured apart "
+                   "(default %(default)s)")
+    p.add_argument("--draw-seeds", type=int, default=5,
+                   help="draws: seeds --seed, --seed + 1, ... (default %(default)s)")
+    add_out_argument(p)
     p.add_argument("--dtype", type=_csv, default=None,
-                   help="profile: comma-separated dtypes (default float16 on a GPU, float32 on "
-                   "the interpreter); also flash's end-to-end dtype (its first)")
+                   help="comma-separated dtypes (default float16 on a GPU, float32 on "
+                   "the interpreter; tightness and draws: float32,float16); also flash's "
+                   "end-to-end dtype (its first)")
     p.add_argument("--seconds", type=float, default=10.0,
-                   help="profile: seconds per (implementation, property, dtype) (default "
-                   "%(default)s)")
+                   help="profile, tightness: seconds per (implementation, property, dtype) "
+                   "(default %(default)s; tightness stops drawing then)")
     p.add_argument("--chunk", type=int, default=5,
                    help="profile: examples per round after the first, as the campaign "
                    "(default %(default)s)")
@@ -710,11 +979,43 @@ def prepare(choice: str) -> None:
     load_package()
 
 
+def _draw_parts(args: argparse.Namespace, record: dict[str, Any]) -> int:
+    """The tightness or the draws part: its table, and its record under ``--out``."""
+    dtypes = args.dtype or ["float32", "float16"]
+    part = args.part
+    if part == "tightness":
+        record["tightness"] = []
+        for impl, prop, dtype in _combinations(args, part, dtypes):
+            print(f"[tightness] {impl}/{prop}/{dtype}: {args.examples} cases, at most "
+                  f"{args.seconds:g}s", file=sys.stderr, flush=True)
+            record["tightness"].append(tightness(impl, prop, dtype, args.examples, args.seed,
+                                                 args.seconds))
+        print(tightness_table(record["tightness"]))
+    else:
+        seeds = list(range(args.seed, args.seed + args.draw_seeds))
+        record["diversity"], record["realistic"] = [], []
+        for impl, prop, dtype in _combinations(args, part, dtypes):
+            for n in args.draw_examples:
+                print(f"[draws] {impl}/{prop}/{dtype}: {n} examples x {len(seeds)} seeds",
+                      file=sys.stderr, flush=True)
+                record["diversity"].append(diversity(impl, prop, dtype, int(n), seeds))
+            record["realistic"].append(realistic_share(
+                impl, prop, dtype, max(int(n) for n in args.draw_examples), seeds))
+        print(draws_table(record["diversity"], record["realistic"]))
+    commit = (record["environment"]["commit"] or "unknown")[:7]
+    dirty = "-dirty" if record["environment"]["dirty"] else ""
+    path = args.out / f"bench-harness-{part}-{commit}{dirty}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     env = dict(os.environ)  # the campaigns' environment, as the user's shell gave it
     prepare(args.backend)
-    from attnfuzz.properties import backend, checks, implementations
+    from attnfuzz.properties import backend
 
     interp = backend.interpreting()
     dtypes = args.dtype or (["float32"] if interp else ["float16"])
@@ -724,24 +1025,14 @@ def main(argv: list[str] | None = None) -> int:
     print(record["environment"]["backend"])
     print(f"seed {args.seed}; commit {record['environment']['commit']}"
           f"{' (dirty)' if record['environment']['dirty'] else ''}")
+    if args.part in ("tightness", "draws"):
+        return _draw_parts(args, record)
     if args.part in ("profile", "both"):
-        for impl in args.impl:
-            for prop in args.property:
-                for dtype in dtypes:
-                    implementation = implementations.get(impl)
-                    if not checks.get(prop).applies(implementation):
-                        print(f"[profile] {prop} does not apply to {impl}; skipped",
-                              file=sys.stderr)
-                        continue
-                    if dtype not in implementation.dtypes or (
-                            dtype == "bfloat16" and not backend.supports_bf16()):
-                        print(f"[profile] {impl} does not take {dtype} here; skipped",
-                              file=sys.stderr)
-                        continue
-                    print(f"[profile] {impl}/{prop}/{dtype} for {args.seconds:g}s",
-                          file=sys.stderr, flush=True)
-                    record["profiles"].append(profile(impl, prop, dtype, args.seconds,
-                                                      args.seed, chunk=args.chunk))
+        for impl, prop, dtype in _combinations(args, "profile", dtypes):
+            print(f"[profile] {impl}/{prop}/{dtype} for {args.seconds:g}s",
+                  file=sys.stderr, flush=True)
+            record["profiles"].append(profile(impl, prop, dtype, args.seconds,
+                                              args.seed, chunk=args.chunk))
     if args.part in ("e2e", "both"):
         record["end_to_end"] = end_to_end(
             args.backend, interp, args.e2e_seconds, args.seed, args.cache,

@@ -25,7 +25,7 @@ from dataclasses import replace
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from . import backend
+from . import backend, realistic_sizes, unsaturated
 from .implementations.support import Support
 from .model.cases import (
     ALIGNMENTS,
@@ -141,6 +141,7 @@ def attention_cases(
     window: bool | None = None,
     keys_cover_queries: bool = False,
     max_tiles: int | None = None,
+    realistic: bool | None = None,
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases: GQA ratio (1 = MHA; Hkv = 1 gives MQA), Sq != Sk both
     ways (Sk = 0 in one free draw in ten), Dv != D, causal with either
@@ -166,8 +167,12 @@ def attention_cases(
     interpreter ``INTERPRETER_TILES``, when neither ``batch`` nor ``kv_heads``
     is given) caps B x Hq x ceil(Sq/64) x ceil(Sk/64) of the draws that are
     neither wide nor long by fewer KV heads, then a smaller batch (one of each
-    at least).  Bad arguments raise ``InvalidArgument``.
+    at least).  With ``realistic`` (default: as ``wide``'s) one draw in
+    ``realistic_sizes.ODDS`` has a model's sizes (``realistic_sizes.sizes``).  A masked
+    case of the default values is drawn unsaturated (``unsaturated``).  Bad
+    arguments raise ``InvalidArgument``.
     """
+    free_values = values is None
     if isinstance(dtype, str):
         dtype = st.just(_known((dtype,), "dtype", tuple(DTYPES))[0])
     for name, bound in (("max_batch", max_batch), ("max_kv_heads", max_kv_heads),
@@ -219,6 +224,8 @@ def attention_cases(
     same_dv = support is not None and not support.distinct_value_dim and value_dim is None
     if wide is None:
         wide = not backend.interpreting() and batch is None and kv_heads is None
+    if realistic is None:
+        realistic = not backend.interpreting() and batch is None and kv_heads is None
     if not isinstance(keys_cover_queries, bool):
         raise InvalidArgument(f"keys_cover_queries must be a bool, got {keys_cover_queries!r}")
     if window is None:
@@ -253,12 +260,17 @@ def attention_cases(
         wide=wide and not fixed_lengths,
         window=window,
         max_tiles=max_tiles,
+        realistic=realistic_sizes.sizes(
+            groups, same_lengths=sk == "same", longest=longest,
+            decode_rows=_decode_rows(max_seq) if decode else None,
+        ) if realistic and not fixed_lengths else None,
     )
     drawn = drawn.map(keys_covering_queries) if keys_cover_queries else drawn
-    if support is None:
-        return drawn
-    aligns = alignments or support.alignments
-    return drawn.map(lambda c: inside(c, support, aligns, keys_cover_queries=keys_cover_queries))
+    if support is not None:
+        aligns = alignments or support.alignments
+        drawn = drawn.map(lambda c: inside(c, support, aligns,
+                                           keys_cover_queries=keys_cover_queries))
+    return unsaturated.where_masked(drawn, families) if free_values else drawn
 
 
 def _declared_dims(dims: tuple[int, ...]) -> st.SearchStrategy[int]:
@@ -295,7 +307,7 @@ def inside(
 def _attention_cases(
     draw: st.DrawFn, dtype, *, batch, kv_heads, group, sq, sk, head_dim, value_dim,
     layouts, out_layouts, values, max_dim, max_seq, regimes, masks, decode, support_dims,
-    long_lengths, wide, window, max_tiles,
+    long_lengths, wide, window, max_tiles, realistic,
 ) -> AttentionCase:
     b, hkv, g = draw(batch), draw(kv_heads), draw(group)
     regime_names = DECODE_REGIMES if decode else REGIMES
@@ -318,6 +330,10 @@ def _attention_cases(
         sq_ = draw(lengths) if not decode else draw(sq)
         sk_ = sq_ if sk == "same" else draw(lengths if not decode else _within(
             max(long_lengths), LONG_DECODE_KEYS, (1, LONG_DECODE_KEYS)))
+        dv, (causal, alignment), scale = d, draw(masks), None
+    elif realistic is not None and draw(st.integers(1, odds := realistic_sizes.ODDS)) == odds:
+        spread = True
+        b, hkv, g, sq_, sk_ = draw(realistic)
         dv, (causal, alignment), scale = d, draw(masks), None
     else:
         sq_ = draw(sq)

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument, NoSuchExample
 
 from attnfuzz.properties import outside_support
+from attnfuzz.properties import realistic_sizes as R
 from attnfuzz.properties import strategies as S
+from attnfuzz.properties import unsaturated as U
 from attnfuzz.properties.implementations import Support
 from attnfuzz.properties.model.layouts import Layout
 from attnfuzz.properties.model.values import FAMILIES, Values, generate
@@ -203,3 +205,91 @@ def test_keys_cover_queries_holds_inside_and_just_outside_a_support(case, broken
     # A paged call's queries are its last keys' tokens.
     for c in (case, broken):
         assert 1 <= c.sq <= c.sk
+
+
+# --- realistic sizes: drawn on a GPU, never on the interpreter ------------------------------
+
+REACH = settings(max_examples=300, database=None, derandomize=True, deadline=None)
+
+
+def test_realistic_draws_give_a_persistent_grid_several_row_tiles_a_program():
+    found = find(S.attention_cases(realistic=True, wide=False, long=False),
+                 lambda c: R.is_realistic(c.batch, c.hq, c.sq, c.sk)
+                 and R.persistent_tiles(c.batch, c.hq, c.sq) >= 2, settings=REACH)
+    assert R.HEADS[0] <= found.hq <= R.HEADS[1] and found.sq >= R.SEQ_RANGE[0]
+    decode = find(S.attention_cases(realistic=True, decode=True, wide=False, long=False),
+                  lambda c: c.hq >= R.HEADS[0] and c.sk >= R.DECODE_KEYS[0], settings=REACH)
+    assert decode.sq <= S.DECODE_MAX_ROWS
+
+
+def test_the_interpreter_never_draws_realistic_sizes():
+    # The default on the interpreter (these tests' backend without a GPU).
+    with pytest.raises(NoSuchExample):
+        find(S.attention_cases(), lambda c: c.hq >= R.HEADS[0] and c.sq >= R.SEQ_RANGE[0],
+             settings=REACH)
+
+
+@FAST
+@given(S.attention_cases(realistic=True, wide=False, long=False),
+       S.attention_cases(realistic=True, wide=False, long=False, support=Support(cross=False)))
+def test_realistic_draws_keep_the_oracle_within_its_budget(case, same):
+    for c in (case, same):
+        assert c.batch * c.hq * c.sq * c.sk <= max(R.BUDGET, 2 * 3 * 8 * 130 * 130)
+    assert same.sq == same.sk
+
+
+def test_a_share_of_the_draws_is_realistic():
+    drawn: list = []
+
+    @settings(max_examples=200, database=None, derandomize=True, deadline=None)
+    @given(S.attention_cases("float16", realistic=True, long=True, wide=True, max_tiles=None))
+    def draw(case):
+        drawn.append(case)
+
+    draw()
+    share = sum(R.is_realistic(c.batch, c.hq, c.sq, c.sk) for c in drawn) / len(drawn)
+    # One draw in ODDS of those neither wide nor long: about a tenth.
+    assert 0.04 <= share <= 0.25, share
+
+
+# --- masked cases: softmax rows not one-hot, gradients alive --------------------------------
+
+
+@FAST
+@given(st.sampled_from(U.FAMILIES[:2]), st.sampled_from(U.SPREADS), st.sampled_from([16, 64, 256]),
+       st.sampled_from([0.125, -1.0, 2.0, None]), st.integers(0, 2**31 - 1))
+def test_the_spread_magnitude_gives_logits_of_that_deviation(family, spread, d, scale, seed):
+    scale = d**-0.5 if scale is None else scale
+    values = Values(family, U.logit_spread_scale(family, spread, d, scale), seed)
+    q = generate((256, d), torch.float32, values, "q")
+    k = generate((256, d), torch.float32, values, "k")
+    deviation = float((scale * q @ k.T).std())
+    assert spread / 1.5 <= deviation <= spread * 1.5, deviation
+
+
+def test_masked_cases_are_mostly_informative():
+    """A mask error shows where rows spread over their keys and gradients live:
+    most masked cases of the default values must be such (values drawn as
+    for unmasked cases leave about half of them saturated or underflowing)."""
+    masked: list = []
+
+    @settings(max_examples=150, database=None, derandomize=True, deadline=None)
+    @given(S.attention_cases("float16", max_seq=64, long=False, wide=False))
+    def draw(case):
+        if U.masked(case):
+            masked.append(case)
+
+    draw()
+    distinct = list({repr(c): c for c in masked}.values())
+    share = sum(map(U.informative, distinct)) / len(distinct)
+    assert len(distinct) >= 20 and share >= 0.6, (len(distinct), share)
+
+
+@FAST
+@given(S.attention_cases(max_seq=64, long=False, wide=False,
+                         support=Support(max_magnitude=2.0)))
+def test_respread_values_keep_a_declared_magnitude(case):
+    assert case.values.limit == 2.0
+    if U.masked(case) and case.values.family in U.FAMILIES:
+        built = generate(case.shapes()["q"], case.torch_dtype, case.values, "q")
+        assert float(built.abs().max()) <= 2.0

@@ -23,7 +23,7 @@ from ..implementations import Implementation
 from ..model.cases import Built, Case
 from . import stateful
 from .agreement import implementations_agree
-from .execution import context_killer, execute, failures, worst
+from .execution import context_killer, execute, failures, steering, worst
 from .gradients import (
     against_gradient_oracle,
     gradient_relations,
@@ -294,4 +294,4 @@ def get(name: str) -> Property:
 
 
 __all__ = ["PROPERTIES", "Property", "Trial", "execute", "failures", "get", "outside",
-           "run_stateful", "worst"]
+           "run_stateful", "steering", "worst"]

@@ -412,6 +412,29 @@ def worst(verdicts: list[Verdict]) -> Verdict | None:
     return max(verdicts, key=lambda v: v.ratio, default=None)
 
 
+# Past this a ratio is a failure anyway; ``target`` refuses infinities.
+TARGET_CAP = 1e9
+
+
+def steering(verdicts: list[Verdict]) -> dict[str, float]:
+    """What ``check`` hands ``target``: the worst error/bound ratio of the case
+    (label ``error/bound``) and the worst of each check (``error/bound: dq``).
+
+    One label per check, because Hypothesis keeps the best example of each
+    label and mutates it: under one label a case near the bound of ``out``
+    hides a case drifting towards the bound of ``dk``, whose ratio is lower.
+    Bitwise and memory checks (ratio 0 or infinite) have nothing to climb."""
+    most = worst(verdicts)
+    if most is None:
+        return {}
+    labels = {"error/bound": min(most.ratio, TARGET_CAP)}
+    for v in verdicts:
+        if 0 < v.ratio < math.inf:
+            label = f"error/bound: {v.check}"
+            labels[label] = max(labels.get(label, 0.0), min(v.ratio, TARGET_CAP))
+    return labels
+
+
 def refusal_key(error: BaseException) -> str:
     """An exception by its type and first line, numbers aside: the same refusal
     of other shapes ("head dim 24 unsupported", "... 40 ...") has one key."""

@@ -74,6 +74,7 @@ from .execution import (
     execute,
     execute_backward,
     refusal_key,
+    steering,
 )
 from .gradients import against_gradient_oracle
 from .neighbours import NEIGHBOURS, neighbour_of, sweep_of
@@ -455,6 +456,18 @@ def machine(
         def repeat(self, earlier: Call) -> None:
             __tracebackhide__ = True
             self._step(self.sequence.repeat, earlier)
+
+        def teardown(self) -> None:
+            # ``target`` takes a label once per example, and a sequence is one
+            # example: its steps' worst ratios, each check's worst of them.
+            from hypothesis import target
+
+            worst: dict[str, float] = {}
+            for verdicts in self.sequence.verdicts:
+                for label, ratio in steering(verdicts).items():
+                    worst[label] = max(worst.get(label, 0.0), ratio)
+            for label, ratio in worst.items():
+                target(ratio, label=label)
 
         def _step(self, fn: Callable, arg):
             __tracebackhide__ = True

@@ -253,7 +253,8 @@ def check(
     if recorder is not None:
         recorder.update(worst, case)
     if worst is not None and context is not None:
-        target(min(worst.ratio, 1e9), label="error/bound")
+        for label, ratio in checks.steering(verdicts).items():
+            target(ratio, label=label)
     bad = checks.failures(verdicts)
     if bad:
         kinds = list(dict.fromkeys(v.kind for v in bad))
