@@ -8,14 +8,16 @@ On the interpreter without a GPU, ``stand_ins`` answers what kernel files ask
 of one at import or launch (the active Triton driver, ``torch.cuda``'s
 current device and its properties: device 0 of ``STAND_IN_GPU``), and a
 kernel autotuned over several configs runs its first (after its own
-``early_config_prune``): the interpreter has no timer to tune with.
+``early_config_prune``): the interpreter has no timer to tune with.  A call
+of a ``@triton.jit`` helper inside an interpreted launch no longer patches
+``triton.language`` again (``_patch_lang_once``): the launch has.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 BACKENDS = ("auto", "interpreter", "gpu")
 # Where the float64 oracle and its bounds may run (``oracle_device``).
@@ -94,6 +96,14 @@ def stand_ins(install: bool = True) -> None:
         return
     replacements: list[tuple[object, str, object]] = [
         (autotuner.Autotuner, "run", _first_config(autotuner.Autotuner.run))]
+    if interpreting():
+        from triton.runtime import interpreter
+
+        replacements += [
+            (interpreter, "_patch_lang", _patch_lang_once(interpreter._patch_lang)),
+            (interpreter.GridExecutor, "__call__",
+             _launch_scope(interpreter.GridExecutor.__call__)),
+        ]
     if not torch.cuda.is_available():
         gpu = STAND_IN_GPU
         props = SimpleNamespace(  # the attributes of torch's _CudaDeviceProperties
@@ -140,6 +150,50 @@ def _first_config(run):
             self.configs = every
 
     return first
+
+
+# Per interpreted launch in progress, the ``triton.language`` modules it has
+# patched (``_patch_lang_once``).
+_PATCHED_LANGS: list[set[ModuleType]] = []
+
+
+def _patch_lang_once(patch_lang):
+    """Triton's interpreter patches ``triton.language`` for a launch (undone
+    when it ends) and again at every call of a ``@triton.jit`` helper inside
+    it (never undone: the launch's undoing covers it).  Where the launch has
+    patched the modules the helper sees, that second patching sets every
+    attribute to what it already is, at the cost of ``inspect.getmembers``
+    over the language: about a quarter of an interpreted flash forward.  It
+    is skipped there; a helper that sees another module is patched as before."""
+    import inspect
+
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    def once(fn):
+        langs = {v for v in fn.__globals__.values()
+                 if inspect.ismodule(v) and v in (tl, tl.core)}
+        if _PATCHED_LANGS and langs and langs <= _PATCHED_LANGS[-1]:
+            return interpreter._LangPatchScope()  # nothing to undo
+        scope = patch_lang(fn)
+        if _PATCHED_LANGS:
+            _PATCHED_LANGS[-1].update(langs)
+        return scope
+
+    return once
+
+
+def _launch_scope(call):
+    """``GridExecutor.__call__`` (one interpreted launch) that tells
+    ``_patch_lang_once`` which modules are patched while it runs."""
+    def launch(self, *args, **kwargs):
+        _PATCHED_LANGS.append(set())
+        try:
+            return call(self, *args, **kwargs)
+        finally:
+            _PATCHED_LANGS.pop()
+
+    return launch
 
 
 class _StandInDriver:

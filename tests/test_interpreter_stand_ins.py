@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 from attnfuzz.properties import backend
 
@@ -51,3 +52,25 @@ def test_the_stand_ins_answer_for_one_device_and_tune_nothing():
     torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
     assert tuned._attention.best_config is tuned._attention.configs[0]
     assert isinstance(tuned._attention, triton.runtime.Autotuner)
+
+
+def test_a_jit_helper_inside_a_launch_does_not_patch_the_language_again(monkeypatch):
+    import triton.language as tl
+    from triton.runtime import interpreter
+
+    import tests.helper_kernel as helper
+
+    patched = []
+    real = interpreter._patch_builtin
+    monkeypatch.setattr(interpreter, "_patch_builtin",
+                        lambda *args: (patched.append(args[0]), real(*args))[1])
+    x = torch.arange(8, dtype=torch.float32)
+    out = torch.full_like(x, float("nan"))
+    helper.add_three_times[(2,)](x, out, 8, BLOCK=4)
+    # The launch patches tl, tl.tensor, tl.math and the descriptor base once;
+    # the helper's three calls per program (six in all) patch nothing more.
+    assert len(patched) == 4, patched
+    assert torch.equal(out, x + 3)
+    # Undone after the launch: the language outside a kernel is Triton's own.
+    assert tl.core.is_builtin(tl.load) and tl.core.is_builtin(tl.tensor.__add__)
+    assert not backend._PATCHED_LANGS
