@@ -56,47 +56,12 @@ from attnfuzz.reference.gradients import _group_sum
 def _rounded(inner: torch.Tensor, exact: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """A gradient's bound once its fp32 value is rounded to ``dtype``.
 
-    fp32: the standard model, ``(1 + u32) inner + u32 |g| + floor``.  A 16-bit
-    result is ``fl(g^)``, g^ the fp32 value within ``inner`` of the exact g, and
-    rounding to nearest is monotone: fl(g - inner) <= fl(g^) <= fl(g + inner),
-    so ``|fl(g^) - g| <= max |fl(g +- inner) - g|`` (``_interval``), which the
-    oracle evaluates exactly.  Where inner is far below an ulp of g that is
-    |fl(g) - g|, the rounding the kernel cannot avoid, not the u |g| it may
-    reach at worst.
-
     Where the derivation overflows float64 (logits of 1e6 make e_p about
     e^400), a dot of an infinite term with an exact zero gives NaN: the bound
     there is unbounded, so infinite."""
-    if dtype == torch.float32:
-        bound = (1 + U32) * inner + U32 * exact.abs() + rounding_floor(dtype)
-    else:
-        bound = _interval(exact, inner.nan_to_num(nan=torch.inf, posinf=torch.inf), dtype)[2]
-    return bound.nan_to_num(nan=torch.inf, posinf=torch.inf)
-
-
-def _fl(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    """x rounded to ``dtype`` (to nearest; torch's conversion), back in float64."""
-    return x.to(dtype).to(x.dtype)
-
-
-def _interval(x: torch.Tensor, e: torch.Tensor, dtype: torch.dtype
-              ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """What rounding to ``dtype`` a value within ``e`` of x can give.
-
-    A kernel rounds an fp32 y with |y - x| <= e to nearest; rounding is
-    monotone, so fl(y) lies in [fl(x - e), fl(x + e)].  Returns (r, jump,
-    reach): r = fl(x) - x, the rounding error at x itself (signed, exact);
-    jump = max |fl(x +- e) - fl(x)|, how far fl(y) may be from fl(x) (0
-    unless a rounding boundary lies within e of x); reach = max |fl(x +- e) - x|,
-    how far fl(y) may be from x.  So fl(y) - x = r + t with |t| <= jump: the
-    error y carried before the rounding is inside r + t, not added to it.
-    (torch may round float64 through float32 first; that is monotone too, and
-    on an fp32 y it is y's own rounding, so the interval holds either way.)"""
-    fx, lo, hi = _fl(x, dtype), _fl(x - e, dtype), _fl(x + e, dtype)
-    jump = torch.maximum((hi - fx).abs(), (lo - fx).abs())
-    reach = torch.maximum((hi - x).abs(), (lo - x).abs())
-    # e = 0 (an entry a mask zeroes) has no interval to cross: 0, not 0 * inf.
-    return fx - x, torch.where(e > 0, jump, torch.zeros_like(jump)), reach
+    u_out = unit_roundoff(dtype) if dtype != torch.float32 else U32
+    bound = (1 + u_out) * inner + u_out * exact.abs() + rounding_floor(dtype)
+    return bound.nan_to_num(nan=torch.inf)
 
 
 def _scaled(u: float, t: torch.Tensor) -> torch.Tensor:
@@ -153,25 +118,7 @@ def attention_grad_bounds(
         mags = a_mag.transpose(-1, -2) @ b_abs
         return _group_sum(per_head + dot_coeff(n, dtype, input_precision) * mags, hkv) + n * TINY32
 
-    def kv_rounded(a: torch.Tensor, a_err: torch.Tensor, b: torch.Tensor,
-                   b_abs: torch.Tensor) -> torch.Tensor:
-        """The error sum over (group, Sq) of (fl(a^) - a)^T b carries (a^ within
-        a_err of a, rounded to the inputs' dtype; ``_interval``): the rounding
-        at a, signed and summed exactly, plus the jumps a^ may make past a
-        rounding boundary; or, for an arithmetic that does not round a^, the
-        error it carried in."""
-        rnd, jump, _ = _interval(a, a_err, dtype)
-        signed = _group_sum(rnd.transpose(-1, -2) @ b, hkv).abs()
-        rounded = signed + _group_sum(jump.transpose(-1, -2) @ b_abs, hkv)
-        return torch.maximum(rounded, _group_sum(a_err.transpose(-1, -2) @ b_abs, hkv))
-
-    if u:
-        # P~ = fl(p^): its error, rounding included, is what kv_rounded bounds
-        # (p^ + r still bounds |P~| in the dot's own rounding term).
-        do64 = do.to(p.device, torch.float64)
-        dv_inner = kv_rounded(p, e_p, do64, doa) + kv_dot(zero, p_hat + r, doa)
-    else:
-        dv_inner = kv_dot(e_p + r, p_hat + r, doa)
+    dv_inner = kv_dot(e_p + r, p_hat + r, doa)
 
     e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
     dp_abs = grads["dp"].abs()
@@ -192,10 +139,6 @@ def attention_grad_bounds(
     e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
     ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
 
-    # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^ in
-    # the inputs' dtype, rounded after a forward whose rounding of its
-    # unnormalised weights depends on its running maxima): no exact value of
-    # dS^ to round here, so dS's rounding stays u |dS^| at worst, unlike P's.
     s = abs(scale)
     dq_inner = s * (
         e_ds @ ka
