@@ -475,3 +475,87 @@ def test_the_command_runs_without_pytest(bare: Fresh, tmp_path: Path) -> None:
     assert not tmp_path.resolve().is_relative_to(ROOT)  # no checkout to import from
     done = _run(argv, "attnfuzz run in a venv without pytest", env=env, cwd=tmp_path)
     assert "0 failing implementation/dtype pairs" in done.stdout, done.stdout
+
+
+USER_KERNEL = '''
+import torch
+
+
+def attention(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, bug=None):
+    """flash_attn_func's convention, (B, S, H, D) tensors, in plain torch."""
+    scale = q.shape[-1] ** -0.5 if softmax_scale is None else softmax_scale
+    hq, hkv = q.shape[2], k.shape[2]
+    # The GQA bug: query head h reads KV head h % Hkv, where flash_attn groups them.
+    heads = torch.tensor([h % hkv if bug == "gqa" else h // (hq // hkv) for h in range(hq)])
+    k, v = k[:, :, heads].float(), v[:, :, heads].float()
+    logits = torch.einsum("bqhd,bkhd->bhqk", q.float(), k) * scale
+    if causal:
+        sq, sk = q.shape[1], k.shape[1]
+        hidden = torch.arange(sk)[None, :] > torch.arange(sq)[:, None] + sk - sq
+        logits = logits.masked_fill(hidden, float("-inf"))
+    out = torch.einsum("bhqk,bkhd->bqhd", torch.softmax(logits, -1).nan_to_num(0.0), v)
+    out = out.to(q.dtype)
+    return out.transpose(1, 2) if bug == "shape" else out
+
+
+def gqa_bug(q, k, v, **kw):
+    return attention(q, k, v, bug="gqa", **kw)
+
+
+def wrong_shape(q, k, v, **kw):
+    return attention(q, k, v, bug="shape", **kw)
+'''
+
+USER_TEST = '''
+import attnfuzz
+from user_kernel import attention
+
+test_attention = attnfuzz.fuzz_test(
+    attention, convention="flash_attn", supports=attnfuzz.Support(dtypes="float32", max_seq=16),
+    properties=("oracle",), dtypes=("float32",), max_examples=3)
+'''
+
+
+def test_a_user_finding_from_the_installed_wheel(fresh: Fresh, tmp_path: Path) -> None:
+    """Issue 39's walk-through, outside the repository with the installed wheel: a
+    GQA head-mapping bug shrinks to one query over one key and is named at an index
+    of the user's (B, S, H, D) output; a result of the wrong shape is a dumped
+    finding; --export refuses to overwrite; the documented profiles load."""
+    assert not tmp_path.resolve().is_relative_to(ROOT)
+    (tmp_path / "user_kernel.py").write_text(USER_KERNEL)
+    env = {**_env(fresh), "OMP_NUM_THREADS": "1"}
+    attnfuzz = str(fresh.scripts / "attnfuzz")
+
+    def campaign(fn: str, dumps: str) -> tuple[str, Path]:
+        argv = [attnfuzz, "run", "--impl", f"user_kernel.py:{fn}", "--convention", "flash_attn",
+                "--supports", "dtypes=float32;max_seq=16", "--property", "oracle",
+                "--dtype", "float32", "--seconds", "20", "--seed", "1", "--dump-dir", dumps]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env,
+                              cwd=tmp_path)
+        assert done.returncode == 1, done.stdout + done.stderr
+        written = sorted((tmp_path / dumps).iterdir())
+        assert len(written) == 1, (written, done.stdout)
+        return done.stdout + done.stderr, written[0]
+
+    out, dump = campaign("gqa_bug", "gqa")
+    assert "Sq=1 Sk=1" in out, out
+    replayed = subprocess.run([attnfuzz, "replay", str(dump)], capture_output=True, text=True,
+                              timeout=300, env=env, cwd=tmp_path)
+    assert replayed.returncode == 1, replayed.stdout + replayed.stderr
+    assert "of its (B, S, H, D) out" in replayed.stdout, replayed.stdout
+
+    out, dump = campaign("wrong_shape", "shape")
+    assert "contract" in out and "as (B, S, H, D)" in out, out
+    mine = tmp_path / "user_kernel.py"
+    refused = subprocess.run([attnfuzz, "replay", str(dump), "--export", str(mine)],
+                             capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert refused.returncode == 2 and "--force" in refused.stderr, refused.stderr
+    assert mine.read_text() == USER_KERNEL
+
+    (tmp_path / "test_user.py").write_text(USER_TEST)
+    for profile in ("dev", "thorough"):
+        done = subprocess.run([str(fresh.python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               f"--hypothesis-profile={profile}", "test_user.py"],
+                              capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "1 passed" in done.stdout, done.stdout
