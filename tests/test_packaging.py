@@ -517,7 +517,7 @@ test_attention = attnfuzz.fuzz_test(
 
 
 def test_a_user_finding_from_the_installed_wheel(fresh: Fresh, tmp_path: Path) -> None:
-    """Issue 39's walk-through, outside the repository with the installed wheel: a
+    """A kernel author's first session, outside the repository with the installed wheel: a
     GQA head-mapping bug shrinks to one query over one key and is named at an index
     of the user's (B, S, H, D) output; a result of the wrong shape is a dumped
     finding; --export refuses to overwrite; the documented profiles load."""
