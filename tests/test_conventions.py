@@ -156,14 +156,20 @@ def test_layout_relations_hold_a_library_to_its_bounds_and_ours_to_bits():
 # A serving function: the serving property holds the right one; the planted
 # one is found, and by which property and check.  The varlen bug needs
 # sequences of other lengths (no other property's calls have them); the
-# paged one shows wherever a sequence ends part-way into a page.
-SERVING_USERS = [(*VARLEN, "serving-", "FAIL varlen sequence"), (*PAGED, "oracle-", "FAIL out")]
+# paged one shows wherever a sequence ends part-way into a page; the
+# paged_varlen one needs sequences of other query counts in one call.
+SERVING_USERS = [
+    (*VARLEN, f"{VARLEN[0]}_buggy", "serving-", "FAIL varlen sequence"),
+    (*PAGED, f"{PAGED[0]}_buggy", "oracle-", "FAIL out"),
+    (*PAGED_VARLEN, "paged_varlen_like_longest", "serving-", "FAIL paged_varlen sequence"),
+]
 
 
-@pytest.mark.parametrize(("function", "convention", "caught_by", "replayed"), SERVING_USERS,
-                         ids=[u[1] for u in SERVING_USERS])
+@pytest.mark.parametrize(("function", "convention", "buggy", "caught_by", "replayed"),
+                         SERVING_USERS, ids=[u[1] for u in SERVING_USERS])
 def test_a_serving_function_is_fuzzed_through_its_own_calls(capsys, tmp_path, function,
-                                                            convention, caught_by, replayed):
+                                                            convention, buggy, caught_by,
+                                                            replayed):
     right = implementations.get(f"{MODULE}:{function}@{convention}")
 
     @settings(max_examples=15, deadline=None, database=None)
@@ -174,7 +180,7 @@ def test_a_serving_function_is_fuzzed_through_its_own_calls(capsys, tmp_path, fu
         harness.check("serving", right.name, case)
 
     run()
-    argv = ["run", "--impl", f"{MODULE}:{function}_buggy", "--convention", convention,
+    argv = ["run", "--impl", f"{MODULE}:{buggy}", "--convention", convention,
             "--dtype", "float32", "--examples", "20", "--seed", "3", "--dump-dir", str(tmp_path)]
     assert cli.main(argv) == 1
     out = capsys.readouterr().out

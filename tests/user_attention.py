@@ -30,8 +30,12 @@ def _gqa(q, k, v):
     return k.repeat_interleave(g, 1), v.repeat_interleave(g, 1)
 
 
+def _scale(q, scale):
+    return q.shape[-1] ** -0.5 if scale is None else scale
+
+
 def mine(q, k, v, *, causal=False, scale=None, alignment="bottom_right", bug=False):
-    scale = q.shape[-1] ** -0.5 if scale is None else scale
+    scale = _scale(q, scale)
     k, v = _gqa(q, k, v)
     sq, sk = q.shape[2], k.shape[2]
     off = sk - sq if alignment == "bottom_right" else 0
@@ -160,11 +164,13 @@ def varlen_row_three_wrong(*args, **kw):
 
 
 def paged_varlen_like(q, k_cache, v_cache, block_table, cu_seqlens_q, seq_lens, *,
-                      max_seqlen_q, max_seqlen_k, causal=False, scale=None, bug=False):
+                      max_seqlen_q, max_seqlen_k, causal=False, scale=None, bug=None):
     """Packed queries over a paged cache (chunked prefill): q (total_q, H, D), each
-    sequence's queries its last seq_lens keys' tokens.  The bug: each sequence's
-    causal mask aligned top-left, as if its queries were its first keys, which
-    sequences of as many queries as keys never show."""
+    sequence's queries its last seq_lens keys' tokens.  The bugs: "top_left", each
+    sequence's causal mask aligned top-left, as if its queries were its first
+    keys, which sequences of as many queries as keys never show; "longest", each
+    sequence's mask aligned as if it had max_seqlen_q queries, which batches of
+    sequences with equal query counts never show."""
     page = k_cache.shape[1]
     out = q.new_empty(q.shape[0], q.shape[1], v_cache.shape[-1])
     starts = cu_seqlens_q.tolist()
@@ -173,11 +179,20 @@ def paged_varlen_like(q, k_cache, v_cache, block_table, cu_seqlens_q, seq_lens, 
         k, v = (c[pages].reshape(-1, *c.shape[2:])[:n].transpose(0, 1)[None]
                 for c in (k_cache, v_cache))
         rows = q[starts[b]:starts[b + 1]].transpose(0, 1)[None]
-        got = mine(rows, k, v, causal=causal, scale=scale,
-                   alignment="top_left" if bug else "bottom_right")
+        if bug == "top_left":
+            got = mine(rows, k, v, causal=causal, scale=scale, alignment="top_left")
+        elif bug == "longest" and causal:
+            visible = _visible(rows.shape[2], n, True, n - max_seqlen_q, q.device)
+            got = _attend(rows, *_gqa(rows, k, v), _scale(rows, scale), visible)
+        else:
+            got = mine(rows, k, v, causal=causal, scale=scale, alignment="bottom_right")
         out[starts[b]:starts[b + 1]] = got[0].transpose(0, 1)
     return out
 
 
 def paged_varlen_like_buggy(*args, **kw):
-    return paged_varlen_like(*args, bug=True, **kw)
+    return paged_varlen_like(*args, bug="top_left", **kw)
+
+
+def paged_varlen_like_longest(*args, **kw):
+    return paged_varlen_like(*args, bug="longest", **kw)

@@ -138,7 +138,8 @@ def _marked(impl: Implementation) -> Implementation:
 
         return call
 
-    return replace(impl, run=mark(impl.run), varlen=mark(impl.varlen), paged=mark(impl.paged))
+    return replace(impl, run=mark(impl.run),
+                   **{n: mark(fn) for n, fn in impl.serving_calls().items()})
 
 
 def outside(impl: Implementation, case: Case) -> str | None:
@@ -267,7 +268,7 @@ PROPERTIES: dict[str, Property] = {
             "serving", ("attention",), _alone(serving_relations),
             "the case packed with other lengths (varlen) and through a shuffled paged cache: "
             "each sequence within its bounds and the bits of the prefill alone",
-            max_len=70, only=lambda impl: impl.varlen is not None or impl.paged is not None,
+            max_len=70, only=lambda impl: bool(impl.serving_calls()),
             # Layouts of the packed tensors and caches within what the support accepts.
             extend=lambda impl, cases, names: strategies.with_serving(
                 cases, tuple(n for n in names if n in impl.support.layouts)),

@@ -12,6 +12,9 @@ in every slot and page no sequence uses, and a table whose unused entries
 name a NaN page: the paged call must give the case's dense output, within
 its bounds and, likewise, bit for bit where it makes one pass over the keys;
 so must a decode step of the case's first three queries over that cache.
+Packed queries over a paged cache (``paged_varlen``) mix the two: prefill
+chunks of the case's queries beside one-query decode steps, each sequence
+over its own keys.
 
 The case's ``serving`` spec says how: the order of the sequences by length
 (a store or read past a sequence's end reaches a longer or a shorter one),
@@ -254,13 +257,70 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     return verdicts
 
 
+def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
+                  alone: _Alone) -> list[Verdict]:
+    if impl.paged_varlen is None:
+        return []
+    masked = case.causal or case.window is not None
+    if case.sq == 0 or case.sk < case.sq or (masked and case.alignment != "bottom_right"):
+        return []
+    # Each batch element a sequence of its own keys, whose queries are the
+    # case's (a prefill chunk) or, every other one, a single decode step: a
+    # unified kernel's batch mixes both, and a kernel that takes every
+    # sequence's queries to be max_seqlen_q long, or aligns a mask by it, is
+    # right whenever they are all alike.  A batch of one gets a shortened
+    # decode step after it.
+    seqs = []
+    for b, (_, sk) in enumerate(_lengths(impl, case)):
+        sk = max(case.sq, sk)
+        decode = b % 2 and _within(impl, case, [(1, sk)])
+        seqs.append((b, 1 if decode else case.sq, sk))
+    if case.batch == 1:
+        sk = max(case.sq, _lengths(impl, replace(case, batch=2))[1][1])
+        seqs.append((0, 1 if _within(impl, case, [(1, sk)]) else case.sq, sk))
+    seqs = _ordered(sorted(seqs, key=lambda s: (s[2], s[1], s[0])), case)
+    if not _within(impl, case, [(n, sk) for _, n, sk in seqs]):
+        return []
+    serving = case.serving
+    elements, counts, lens = ([s[i] for s in seqs] for i in range(3))
+    q, k, v = (built.inputs[r][elements] for r in "qkv")
+    # A sequence's n queries are its last keys' tokens: the oracle's rows of
+    # the case's first n queries over its keys, aligned bottom-right.
+    packed = materialize(torch.cat([q[i, :, :n].transpose(0, 1) for i, n in enumerate(counts)]),
+                         serving.q_layout).tensor
+    page = page_size(case.values.seed, impl.support.page_sizes)
+    kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
+    kc = materialize(kc, serving.k_cache_layout).tensor
+    vc = materialize(vc, serving.v_cache_layout).tensor
+    starts = [0, *torch.tensor(counts).cumsum(0).tolist()]
+    cu_q = torch.tensor(starts, dtype=torch.int32, device=q.device)
+    # Between the views' entries: the total, the NaN page and the longest length.
+    cu_q = index_view(cu_q, serving.index, starts[-1])
+    table = index_view(table, serving.index, int(table[0, -1]))
+    seqlens = index_view(torch.tensor(lens, dtype=torch.int32, device=q.device),
+                         serving.index, max(lens))
+    out, lse = impl.paged_varlen(packed, kc, vc, table, cu_q, seqlens, max_seqlen_q=max(counts),
+                                 max_seqlen_k=max(lens), **_common(case))
+    verdicts = []
+    for i, (b, n, sk) in enumerate(seqs):
+        start = starts[i]
+        got = out[start:start + n].transpose(0, 1)[None]
+        got_lse = None if lse is None else lse[:, start:start + n][None]
+        what = f"paged_varlen sequence {i + 1} of {len(seqs)} ({n} x {sk}, page size {page})"
+        verdicts += [_packed(v, start)
+                     for v in alone.verdicts(what, got, got_lse, b, n, sk, same_tiles=False)]
+    return verdicts
+
+
 def serving_relations(impl: Implementation, case: AttentionCase,
                       built: Built | None = None) -> list[Verdict]:
-    """The case as a packed varlen batch and through a paged cache."""
+    """The case as a packed varlen batch, through a paged cache, and as packed
+    queries over a paged cache, by the entry points ``impl`` has."""
     built = built or build(case, backend.device())
     alone = _Alone(case, built, impl.serving_bits)
     # The interpreter's access check over the serving calls too: their index
     # tensors (prefix sums, tables, lengths) are the property's own.
     with watched() as accesses:
-        verdicts = _varlen(impl, case, built, alone) + _paged(impl, case, built, alone)
+        verdicts = (_varlen(impl, case, built, alone) + _paged(impl, case, built, alone)
+                    + _paged_varlen(impl, case, built, alone))
     return [memory(a.describe()) for a in accesses[:1]] + verdicts

@@ -83,9 +83,8 @@ def _adapted(name: str, fn: Callable, convention, declared: Support, description
         convention.adapt(fn, name, declared.page_sizes) if convention.pages
         else convention.adapt(fn, name), writes_out=False,
         description=description, support=declared, expressible=convention.alignments,
-        varlen=conventions.packed_call(fn, name) if convention.packs else None,
-        paged=conventions.paged_call(fn, name) if convention.pages and convention.served
-        else None,
+        **({convention.serving: conventions.SERVING_ADAPTERS[convention.serving](fn, name)}
+           if convention.serving else {}),
         new_tokens=convention.pages, convention=convention.name,
     )
 

@@ -38,7 +38,9 @@ signature cannot express is not drawn (``alignments``).
   ``paged``'s, and int32 ``seq_lens`` (B,) counting each sequence's keys,
   its queries the last ones'; returns ``out`` (total_q, Hq, Dv) or ``(out,
   lse)`` with lse (Hq, total_q).  So 1 <= Sq <= Sk, masks bottom-right per
-  sequence.  A case's batch elements are its sequences, all of one length.
+  sequence.  A case's batch elements are its sequences, all of one length;
+  the ``serving`` property packs sequences of other query and key counts
+  (prefills beside decode steps) over a shuffled cache.
 
 Each convention also knows its tensors' layout (``UserLayout``): where an
 element, a shape or strides of the harness's (B, H, S, D) tensors are in the
@@ -263,6 +265,13 @@ def _paged_varlen(fn: Callable, what: str, sizes: tuple[int, ...] | None = None)
     return run
 
 
+# How a convention's function is called as a serving entry point, by the
+# ``Implementation`` field that holds it (``implementation.SERVING_CALLS``).
+SERVING_ADAPTERS: dict[str, Callable[[Callable, str], Callable[..., tuple]]] = {
+    "varlen": packed_call, "paged": paged_call, "paged_varlen": paged_varlen_call,
+}
+
+
 # --- the user's layout -----------------------------------------------------------------------
 
 # An attention call's tensors by the sequence they run along: the queries' or the keys'.
@@ -417,16 +426,12 @@ class Convention:
     adapt: Callable[[Callable, str], Adapter]
     alignments: tuple[str, ...]  # causal alignments the signature can express
     description: str
-    # A function of packed sequences, called as ``flash_attention_varlen`` is
-    # (``packed_call``): the ``serving`` property packs sequences of other lengths.
-    packs: bool = False
-    # A function over a paged cache, called as ``flash_attention_paged`` is
-    # (``paged_call``): its queries are the last keys' tokens, so 1 <= Sq <= Sk.
+    # A function over a paged cache: its queries are the last keys' tokens, so
+    # 1 <= Sq <= Sk, and its cache is made in the page sizes it declares.
     pages: bool = False
-    # Called by the ``serving`` property (as ``packed_call`` or ``paged_call``)
-    # with sequences of other lengths; the packed queries over a paged cache
-    # are not among its calls, so only the other properties fuzz those.
-    served: bool = True
+    # The ``Implementation`` entry point (``SERVING_ADAPTERS``) through which the
+    # ``serving`` property calls it with sequences of other lengths.
+    serving: str | None = None
     layout: UserLayout = UserLayout()  # where its tensors' elements are
 
 
@@ -443,16 +448,17 @@ CONVENTIONS: dict[str, Convention] = {
         Convention("varlen", _varlen, ALIGNMENTS,
                    "flash_attention_varlen's: fn(q, k, v, cu_seqlens_q, cu_seqlens_k, *, "
                    "max_seqlen_q, max_seqlen_k, causal, scale, alignment), (total, H, D)",
-                   packs=True, layout=_PACKED),
+                   serving="varlen", layout=_PACKED),
         Convention("paged", _paged, ("bottom_right",),
                    "flash_attention_paged's: fn(q, k_cache, v_cache, block_table, "
                    "cache_seqlens, *, causal, scale), q (B, H, Sq, D), caches (blocks, "
-                   "block_size, H, D)", pages=True, layout=_PAGED),
+                   "block_size, H, D)", pages=True, serving="paged", layout=_PAGED),
         Convention("paged_varlen", _paged_varlen, ("bottom_right",),
                    "packed queries over a paged cache (chunked prefill): fn(q, k_cache, "
                    "v_cache, block_table, cu_seqlens_q, seq_lens, *, max_seqlen_q, "
                    "max_seqlen_k, causal, scale), q (total_q, H, D), caches (blocks, "
-                   "block_size, H, D)", pages=True, served=False, layout=PackedPaged()),
+                   "block_size, H, D)", pages=True, serving="paged_varlen",
+                   layout=PackedPaged()),
     )
 }
 

@@ -27,6 +27,10 @@ from .support import ALIGNMENTS, DTYPES, Support
 OPS = ("attention", "matmul", "matmul_nt", "softmax")
 
 
+# The fields of an ``Implementation`` that hold serving entry points.
+SERVING_CALLS = ("varlen", "paged", "paged_varlen")
+
+
 @dataclass(frozen=True)
 class Implementation:
     name: str
@@ -46,12 +50,15 @@ class Implementation:
     # relations that change a layout hold others to their bounds instead.
     bitwise_layouts: bool = False
     # Serving entry points that the ``serving`` property packs this one's cases
-    # through: ``varlen`` called as ``flash_attention_varlen`` is, ``paged`` as
-    # ``flash_attention_paged`` is, each returning (out, lse or None).  With
-    # ``serving_bits`` each sequence must also be, bit for bit, what
-    # ``flash_prefill`` gives it alone (attnfuzz's kernels share a row tile).
+    # through (``SERVING_CALLS``): ``varlen`` called as
+    # ``flash_attention_varlen`` is, ``paged`` as ``flash_attention_paged`` is,
+    # ``paged_varlen`` with packed queries over a paged cache, each returning
+    # (out, lse or None).  With ``serving_bits`` each sequence must also be, bit
+    # for bit, what ``flash_prefill`` gives it alone (attnfuzz's kernels share
+    # a row tile).
     varlen: Callable[..., tuple] | None = None
     paged: Callable[..., tuple] | None = None
+    paged_varlen: Callable[..., tuple] | None = None
     serving_bits: bool = False
     # Optional arguments drawn both ways: (name, choices), the default first
     # (the one shrinking goes to).  "out" chooses whether the harness passes
@@ -74,6 +81,10 @@ class Implementation:
             raise ValueError(f"op must be one of {', '.join(OPS)}, got {self.op!r}")
         if not isinstance(self.support, Support):
             raise TypeError(f"support must be a Support, got {type(self.support).__name__}")
+
+    def serving_calls(self) -> dict[str, Callable[..., tuple]]:
+        """Its serving entry points, by field name (none: no ``serving`` property)."""
+        return {n: getattr(self, n) for n in SERVING_CALLS if getattr(self, n) is not None}
 
     def cannot_run(self) -> str | None:
         """Why it cannot run on this backend (``unavailable``), or None."""

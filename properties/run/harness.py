@@ -127,8 +127,8 @@ def _guarded(impl: Implementation) -> Implementation:
 
         return call
 
-    return dataclasses.replace(impl, run=guard(impl.run), varlen=guard(impl.varlen),
-                               paged=guard(impl.paged))
+    return dataclasses.replace(impl, run=guard(impl.run),
+                               **{n: guard(fn) for n, fn in impl.serving_calls().items()})
 
 
 @dataclass
