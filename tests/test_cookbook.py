@@ -2,7 +2,7 @@
 
 ``examples/cookbook/`` wraps three serving kernels of well-known interfaces
 (a token-pool prefill, a split-K decode, a paged unified kernel with windows)
-in adapters of attnfuzz's ``paged`` convention, each fuzzed by
+in adapters of attnfuzz's ``paged`` and ``paged_varlen`` conventions, each fuzzed by
 ``python fuzz.py ADAPTER.py``.  Each test copies the folder into a temporary
 directory and runs that command in a new process: the kernel as written
 passes, and the same adapter over the kernel's planted-bug twin is found,
