@@ -19,7 +19,9 @@ Steps (per query head; a KV head's dK, dV sum its group's heads):
           rounding of lse * log2(e) (2 u32 |lse|); three-kernel: the forward's
           probs bound.  Masked entries are exactly 0 in a correct kernel.
     r     P^ rounded to the input dtype for the dV dot: u p^ + floor.
-    dV    sum_i P~ dO:  (e_p + r)^T |dO| + c(G Sq) (p^ + r)^T |dO|  (G the group)
+    dV    sum_i P~ dO:  (e_p + r)^T |dO| + c(G Sq) (p^ + r)^T |dO|  (G the group);
+          in 16 bits, P~'s error is taken signed from the rounding at P itself
+          (``kv_rounded``), not as u |p^| term by term
     e_dP  dO V^T:       c(Dv) |dO| |V|^T
     e_d   delta:  fused  |dO| . bound(O) + c32(Dv) |dO| . (|O| + bound(O));
           three-kernel  sum_j (e_p |dP| + p^ e_dP) + c32(Sk) sum_j p^ (|dP| + e_dP)
@@ -30,8 +32,10 @@ Steps (per query head; a KV head's dK, dV sum its group's heads):
     dQ    scale dS~ K:  |scale| (e_dS |K| + c(Sk) |dS~| |K| + 2 u32 |dS~| |K|)
     dK    scale dS~^T Q: the same over G Sq terms
 
-and each gradient is rounded to the input dtype: ``(1 + u_out) inner +
-u_out |g| + floor``.  Dots also carry n tiny32 for flushed fp32 subnormals.
+and each gradient is rounded to the input dtype: in fp32 ``(1 + u_out) inner
++ u_out |g| + floor``; in 16 bits exactly, from the interval of what rounding
+a value within inner of g can give (``_rounded``).  Dots also carry n
+tiny32 for flushed fp32 subnormals.
 """
 
 from __future__ import annotations
@@ -52,16 +56,66 @@ from attnfuzz.reference.bounds import (
 )
 from attnfuzz.reference.gradients import _group_sum
 
+U64 = 2.0**-53  # float64's unit roundoff: the oracle's own arithmetic
 
-def _rounded(inner: torch.Tensor, exact: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+
+def _rounded(inner: torch.Tensor, exact: torch.Tensor, dtype: torch.dtype,
+             chain: int) -> torch.Tensor:
     """A gradient's bound once its fp32 value is rounded to ``dtype``.
+
+    fp32: the standard model, ``(1 + u32) inner + u32 |g| + floor``.  A 16-bit
+    result is ``fl(g^)``, g^ the fp32 value within ``inner`` of the exact g, and
+    rounding to nearest is monotone: fl(g - inner) <= fl(g^) <= fl(g + inner),
+    so ``|fl(g^) - g| <= max |fl(g +- inner) - g|`` (``_interval``), which the
+    oracle evaluates exactly.  Where inner is far below an ulp of g that is
+    |fl(g) - g|, the rounding the kernel cannot avoid, not the u |g| it may
+    reach at worst.
+
+    Such a bound can be met with equality, so the oracle's own float64 error
+    counts: g is float64 arithmetic over at most ``chain`` roundings in a row,
+    each within u64 of the magnitudes it rounds, and every magnitude the
+    oracle rounds over appears in ``inner`` with a coefficient of at least
+    u32 (each step of the kernel rounds in fp32 at least once).  So the
+    oracle's g is within ``own = chain u64 / u32 * inner`` of the exact one:
+    the kernel's g^ is within inner + own of it, and the bound, taken from
+    there and widened by own, is one from the exact g, which relations that
+    add two bounds need.  (The fp32 model's u32 |g| dwarfs own.)
 
     Where the derivation overflows float64 (logits of 1e6 make e_p about
     e^400), a dot of an infinite term with an exact zero gives NaN: the bound
     there is unbounded, so infinite."""
-    u_out = unit_roundoff(dtype) if dtype != torch.float32 else U32
-    bound = (1 + u_out) * inner + u_out * exact.abs() + rounding_floor(dtype)
-    return bound.nan_to_num(nan=torch.inf)
+    if dtype == torch.float32:
+        bound = (1 + U32) * inner + U32 * exact.abs() + rounding_floor(dtype)
+    else:
+        inner = inner.nan_to_num(nan=torch.inf, posinf=torch.inf)
+        own = chain * (U64 / U32) * inner
+        bound = _interval(exact, inner + own, dtype)[2] + own
+    return bound.nan_to_num(nan=torch.inf, posinf=torch.inf)
+
+
+def _fl(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """x rounded to ``dtype`` (to nearest; torch's conversion), back in float64."""
+    return x.to(dtype).to(x.dtype)
+
+
+def _interval(x: torch.Tensor, e: torch.Tensor, dtype: torch.dtype
+              ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """What rounding to ``dtype`` a value within ``e`` of x can give.
+
+    A kernel rounds an fp32 y with |y - x| <= e to nearest; rounding is
+    monotone, so fl(y) lies in [fl(x - e), fl(x + e)].  Returns (r, jump,
+    reach): r = fl(x) - x, the rounding error at x itself (signed, exact);
+    jump = max |fl(x +- e) - fl(x)|, how far fl(y) may be from fl(x) (0
+    unless a rounding boundary lies within e of x); reach = max |fl(x +- e) - x|,
+    how far fl(y) may be from x.  So fl(y) - x = r + t with |t| <= jump: the
+    error y carried before the rounding is inside r + t, not added to it.
+    (torch may round float64 through float32 first; that is monotone too, and
+    on an fp32 y it is y's own rounding, so the interval holds either way.)"""
+    fx, lo, hi = _fl(x, dtype), _fl(x - e, dtype), _fl(x + e, dtype)
+    jump = torch.maximum((hi - fx).abs(), (lo - fx).abs())
+    reach = torch.maximum((hi - x).abs(), (lo - x).abs())
+    # e = 0 (an entry a mask zeroes) has no interval to cross: 0, not 0 * inf.
+    return fx - x, torch.where(e > 0, jump, torch.zeros_like(jump)), reach
 
 
 def _scaled(u: float, t: torch.Tensor) -> torch.Tensor:
@@ -118,7 +172,25 @@ def attention_grad_bounds(
         mags = a_mag.transpose(-1, -2) @ b_abs
         return _group_sum(per_head + dot_coeff(n, dtype, input_precision) * mags, hkv) + n * TINY32
 
-    dv_inner = kv_dot(e_p + r, p_hat + r, doa)
+    def kv_rounded(a: torch.Tensor, a_err: torch.Tensor, b: torch.Tensor,
+                   b_abs: torch.Tensor) -> torch.Tensor:
+        """The error sum over (group, Sq) of (fl(a^) - a)^T b carries (a^ within
+        a_err of a, rounded to the inputs' dtype; ``_interval``): the rounding
+        at a, signed and summed exactly, plus the jumps a^ may make past a
+        rounding boundary; or, for an arithmetic that does not round a^, the
+        error it carried in."""
+        rnd, jump, _ = _interval(a, a_err, dtype)
+        signed = _group_sum(rnd.transpose(-1, -2) @ b, hkv).abs()
+        rounded = signed + _group_sum(jump.transpose(-1, -2) @ b_abs, hkv)
+        return torch.maximum(rounded, _group_sum(a_err.transpose(-1, -2) @ b_abs, hkv))
+
+    if u:
+        # P~ = fl(p^): its error, rounding included, is what kv_rounded bounds
+        # (p^ + r still bounds |P~| in the dot's own rounding term).
+        do64 = do.to(p.device, torch.float64)
+        dv_inner = kv_rounded(p, e_p, do64, doa) + kv_dot(zero, p_hat + r, doa)
+    else:
+        dv_inner = kv_dot(e_p + r, p_hat + r, doa)
 
     e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
     dp_abs = grads["dp"].abs()
@@ -139,6 +211,10 @@ def attention_grad_bounds(
     e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
     ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
 
+    # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^ in
+    # the inputs' dtype, rounded after a forward whose rounding of its
+    # unnormalised weights depends on its running maxima): no exact value of
+    # dS^ to round here, so dS's rounding stays u |dS^| at worst, unlike P's.
     s = abs(scale)
     dq_inner = s * (
         e_ds @ ka
@@ -147,8 +223,12 @@ def attention_grad_bounds(
     )
     dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, hkv)
     dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
+    # The oracle's longest chain of float64 roundings: the softmax (exp, the
+    # row sum over Sk, division), dP over Dv, delta over Dv or Sk, then a
+    # gradient's dot over Sk or G Sq terms; 16 for the steps in between.
+    chain = 3 * sk + 2 * dv_dim + group * sq + 16
     return {
-        "dq": _rounded(dq_inner, grads["dq"], dtype),
-        "dk": _rounded(dk_inner, grads["dk"], dtype),
-        "dv": _rounded(dv_inner, grads["dv"], dtype),
+        "dq": _rounded(dq_inner, grads["dq"], dtype, chain),
+        "dk": _rounded(dk_inner, grads["dk"], dtype, chain),
+        "dv": _rounded(dv_inner, grads["dv"], dtype, chain),
     }

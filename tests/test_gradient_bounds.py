@@ -58,10 +58,19 @@ def emulate(q, k, v, do, *, causal, scale, alignment, fused=True, bug=None):
     if fused:  # P again, from the LSE (natural log), as a fused backward recomputes it
         lse = (m + torch.log(total)).masked_fill(total == 0, -math.inf)
         base = 2.0 if bug == "lse base" else math.e
+        if bug == "lse half":  # the saved statistic in the inputs' dtype
+            lse = lse.to(dt).float()
         p = torch.where(total > 0, torch.pow(base, s - lse), torch.zeros_like(s))
     dof = do.float()
     dv = p.to(dt).float().transpose(-1, -2) @ dof
+    if bug == "dv half accumulator":  # rounded to the inputs' dtype after each 16 rows
+        pt, acc = p.to(dt).float().transpose(-1, -2), torch.zeros_like(dv)
+        for i in range(0, pt.shape[-1], 16):
+            acc = (acc + pt[..., i:i + 16] @ dof[..., i:i + 16, :]).to(dt).float()
+        dv = acc
     dp = dof @ vr.transpose(-1, -2)
+    if bug == "dp half":  # a 16-bit intermediate where the arithmetic keeps fp32
+        dp = dp.to(dt).float()
     delta = (dof * out.float()).sum(-1, keepdim=True) if fused else (p * dp).sum(-1, True)
     if bug == "no delta":
         delta = torch.zeros_like(delta)
@@ -169,3 +178,25 @@ def test_bounds_that_overflow_are_infinite_not_nan():
     bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=1.0)
     assert not any(b.isnan().any() for b in bounds.values())
     assert any(b.isinf().any() for b in bounds.values())  # the overflow this is about
+
+
+
+
+# A 16-bit intermediate whose error is of the size of the roundings the
+# arithmetic makes anyway: dV accumulated in the inputs' dtype, rounded after
+# every 16 query rows, is off by a few roundings of |dV| where a right kernel
+# rounds once.  A bound of u p per term of P's rounding and u |dV| for the
+# final one has room for that; taking both roundings as they are (signed,
+# from the exact P and dV) has not.
+# (A draw whose rows round alike either way can pass: of six, one must fail;
+# of the draws above, the old bound failed one in fifty, this one nine in ten.)
+@given(st.lists(st.tuples(backward_inputs(dtype="float16", spreads=(0.1, 1.0)), st.booleans()),
+                min_size=6, max_size=6))
+def test_a_half_precision_dv_accumulator_breaks_the_bounds(draws):
+    seen = []
+    for (q, k, v, do, kw), fused in draws:
+        if q.shape[2] <= 16 or _keys_seen(q, k, kw) < 2:
+            continue  # one block of rows: one rounding, as a right kernel's
+        got = emulate(q, k, v, do, fused=fused, bug="dv half accumulator", **kw)
+        seen.append(ratios(q, k, v, do, kw, got)["dv"])
+    assert not seen or max(seen) > 1.0, seen
