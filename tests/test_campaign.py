@@ -12,6 +12,7 @@ import ctypes
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import socket
@@ -66,6 +67,14 @@ def _wrong_past_m(a, b, out, **kw):
     return res
 
 
+def _out_of_memory_past_m(a, b, out, **kw):
+    if a.shape[-2] > 20:
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 256.00 MiB.")
+    if a.shape[-2] > 10:
+        raise RuntimeError("Triton Error [CUDA]: out of memory")
+    return _right(a, b, out, **kw)
+
+
 FAKES = {
     "right_for_tests": _right,
     "hang_for_tests": _hangs_past_m,
@@ -73,6 +82,7 @@ FAKES = {
     "exit_for_tests": _exits,
     "sysexit_for_tests": _sys_exits,
     "wrong_past_m_for_tests": _wrong_past_m,
+    "oom_for_tests": _out_of_memory_past_m,
 }
 
 
@@ -125,6 +135,21 @@ def test_what_the_code_under_test_does_is_a_dumped_finding(
     # The other implementation ran on in its own worker.
     right = next(ln for ln in out.splitlines() if ln.startswith("right_for_tests "))
     assert int(right.split()[2]) >= 5, out
+
+
+def test_a_call_out_of_device_memory_is_a_skipped_case_not_a_finding(capsys, tmp_path, fakes):
+    # Workers share a GPU: whether a large case fits depends on what the others
+    # hold at that moment, so running out is the case's, not a bug to report.
+    code, out, err, _ = campaign(
+        capsys, "--impl", "oom_for_tests", "--dtype", "float32", "--property", "oracle",
+        "--seconds", str(BUDGET), "--seed", "3", "--jobs", "2",
+        "--dump-dir", str(tmp_path / "dumps"), "--database", "none")
+    assert code == 0, out + err
+    assert "crashed" not in err and not dumps(out), out + err
+    row = next(ln for ln in out.splitlines() if ln.startswith("oom_for_tests"))
+    assert row.split()[3] == "0" and int(row.split()[2]) >= 5, row
+    skipped = re.search(r"^skipped: (\d+) cases? that ran out of device memory", out, re.M)
+    assert skipped and int(skipped[1]) >= 1, out
 
 
 def test_a_dump_dir_that_is_a_file_is_one_line(capsys, tmp_path):

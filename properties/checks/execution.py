@@ -435,6 +435,20 @@ def steering(verdicts: list[Verdict]) -> dict[str, float]:
     return labels
 
 
+def out_of_memory(error: BaseException) -> bool:
+    """Whether a call failed for want of device memory: PyTorch's
+    ``OutOfMemoryError``, or a CUDA "out of memory" another library (Triton's
+    launcher) raises.  On a GPU that several workers share, that is the
+    case's size against what the others hold at that moment, not an answer
+    of the implementation's."""
+    if isinstance(error, ImplementationCrash):
+        error = error.error
+    if isinstance(error, torch.OutOfMemoryError):
+        return True
+    text = str(error).lower()
+    return isinstance(error, RuntimeError) and "out of memory" in text and "cuda" in text
+
+
 def refusal_key(error: BaseException) -> str:
     """An exception by its type and first line, numbers aside: the same refusal
     of other shapes ("head dim 24 unsupported", "... 40 ...") has one key."""

@@ -115,6 +115,7 @@ class RoundState:
     worst_case: str = ""
     findings: list[dict] = field(default_factory=list)  # one per signature
     repeats: int = 0  # findings again of a signature already found (with --keep-going)
+    out_of_memory: int = 0  # cases skipped: a call ran out of device memory
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -325,6 +326,7 @@ class Campaign:
         if r is None:
             return
         r.calls += outcome.get("calls", 1)
+        r.out_of_memory += bool(outcome.get("out_of_memory"))
         r.seconds += outcome["seconds"]
         r.slowest = max(r.slowest or 0.0, outcome["seconds"])
         r.compiles += outcome["compiles"]
@@ -582,6 +584,10 @@ class Campaign:
             print(f"not started ({reason}): " + ", ".join("/".join(r.key) for r in unstarted))
         for e in self.errors:
             print(f"error: {e}")
+        skipped = sum(r.out_of_memory for r in self.rounds)
+        if skipped:
+            print(f"skipped: {skipped} case{'s' if skipped > 1 else ''} that ran out of device "
+                  f"memory ({len(self.slots)} workers share it; fewer --jobs leave each more)")
         findings = [f for r in self.rounds for f in r.findings]
         for f in findings:
             if f.get("dump"):

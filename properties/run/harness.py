@@ -42,6 +42,7 @@ from ..checks.execution import (
     UnsafeRun,
     classify,
     context_killer,
+    out_of_memory,
     refusal_key,
 )
 from ..implementations import Implementation, conventions, get
@@ -87,7 +88,8 @@ class Finding(AssertionError):
 
     def __init__(self, message: str, kinds: list[str], dump: Path | None = None,
                  worst: Verdict | None = None, case: str = "",
-                 checks: list[str] = (), refusal: str | None = None) -> None:
+                 checks: list[str] = (), refusal: str | None = None,
+                 out_of_memory: bool = False) -> None:
         super().__init__(message)
         self.kinds = list(dict.fromkeys(kinds))
         self.dump = dump  # its dump's directory, once written (the final, shrunk run)
@@ -98,6 +100,9 @@ class Finding(AssertionError):
         # ``refusal_key`` names it: a campaign reports it once per
         # implementation and dtype, then skips the cases that raise it again.
         self.refusal = refusal
+        # The call ran out of device memory (``execution.out_of_memory``): a
+        # campaign whose workers share the GPU skips the case instead.
+        self.out_of_memory = out_of_memory
 
 
 class DumpError(Exception):
@@ -347,7 +352,8 @@ def _fault_failure(
     if kind == "crash":
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
         refusal = refusal_key(error) if isinstance(error, Exception) else None
-    return Finding("\n".join(lines), [kind], path, verdict, case.describe(), refusal=refusal)
+    return Finding("\n".join(lines), [kind], path, verdict, case.describe(), refusal=refusal,
+                   out_of_memory=kind == "crash" and out_of_memory(exc))
 
 
 def _dump_lines(path: Path) -> list[str]:

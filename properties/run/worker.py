@@ -42,7 +42,8 @@ MIN_POOL = 4
 
 
 class _Refused(BaseException):
-    """A case raised a refusal the campaign has reported already: not a case."""
+    """A case raised a refusal the campaign has reported already, or ran out of
+    device memory: not a case."""
 
 
 class _Over(BaseException):
@@ -316,7 +317,15 @@ class Worker:
             outcome["passed"] = True
         except AssertionError as exc:
             outcome["passed"] = False
-            refused = getattr(exc, "refusal", None) in v.refusals
+            # Out of device memory: the case against what the other workers on
+            # this GPU hold now, not a finding; the memory this one cached goes
+            # back for them.
+            outcome["out_of_memory"] = getattr(exc, "out_of_memory", False)
+            if outcome["out_of_memory"]:
+                import torch
+
+                torch.cuda.empty_cache()
+            refused = outcome["out_of_memory"] or getattr(exc, "refusal", None) in v.refusals
             if not refused:
                 raise
         finally:
