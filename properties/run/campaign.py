@@ -44,6 +44,11 @@ Round = tuple[str, str, str]  # (implementation, dtype, property)
 # cost a hundred times more, and a one-minute campaign on two cores must
 # still reach every implementation.
 MIN_CASES = {"gpu": 20, "interpreter": 5}
+# A round starts only while its estimated cost of MIN_CASES fits the time
+# left, but the estimate comes from other rounds (their compiles, sizes): a
+# first visit still short of MIN_CASES at the end may run on for this share
+# of the budget to reach it.
+FIRST_VISIT_GRACE = 0.25
 # A call's time limit is this many times the slowest call its round has run:
 # within a round, sizes differ by a few times and a compile sits inside the
 # first call of each specialisation, so a correct call stays far inside it.
@@ -255,7 +260,9 @@ class Campaign:
         seed = self.plan.seed + 104729 * (r.visits - 1) if not first else self.plan.seed
         return {
             "round": r.key, "seed": seed, "until": until,
-            "deadline": self.deadline, "min_cases": min_cases,
+            "deadline": self.deadline + (FIRST_VISIT_GRACE * (self.plan.seconds or 0.0)
+                                         if first else 0.0),
+            "min_cases": min_cases,
             "max_cases": self.plan.examples, "seen": set(r.signatures),
             "refusals": set(self.refusals.get(r.key[:2], ())),
             "campaign": self._campaign_fields(r.key, seed),
