@@ -21,6 +21,7 @@ import torch
 from hypothesis import given, settings
 
 from attnfuzz.properties import checks, implementations
+from attnfuzz.properties.checks.serving import LONG_CACHE
 from attnfuzz.properties.run import cli, harness
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,6 +188,21 @@ def test_a_serving_function_is_fuzzed_through_its_own_calls(capsys, tmp_path, fu
     (dump,) = tmp_path.iterdir()
     assert dump.name.startswith(caught_by), out
     assert replayed in _replay_failing(dump)
+
+
+def test_a_paged_decode_step_runs_over_a_cache_longer_than_one_key_block():
+    """A small case's serving calls also decode over its keys repeated past 64:
+    a function that reads only its first 64 keys passes every call of the
+    case's own lengths, and fails that one."""
+    from attnfuzz.properties.model.cases import AttentionCase
+
+    case = AttentionCase(batch=2, sq=3, sk=9, d=16, dv=16, causal=True)
+    assert 9 < LONG_CACHE
+    for function, fails in (("paged_like", False), ("paged_like_one_block", True)):
+        impl = implementations.get(f"{MODULE}:{function}@paged")
+        verdicts = checks.get("serving").run(impl, case)
+        failing = {v.check.split(",")[0] for v in verdicts if not v.ok}
+        assert failing == ({"paged decode over a long cache"} if fails else set()), verdicts
 
 
 def test_a_paged_function_is_drawn_only_what_its_call_can_say():

@@ -107,6 +107,12 @@ def paged_like_buggy(*args, **kw):
     return paged_like(*args, bug=True, **kw)
 
 
+def paged_like_one_block(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
+    """Reads at most the first 64 keys of every sequence's cache (its first key
+    block, as a kernel whose loop over blocks never advances would)."""
+    return paged_like(q, k_cache, v_cache, block_table, cache_seqlens.clamp(max=64), **kw)
+
+
 # Functions of the flash_attn convention that break in one way each, for
 # findings that must be reported in the function's (B, S, H, D) layout.
 ONE_ELEMENT = (0, 2, 1, 14)  # (b, s, h, d) of the user's own out

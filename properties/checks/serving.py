@@ -11,7 +11,8 @@ The case's keys are also copied into a paged cache with shuffled pages, NaN
 in every slot and page no sequence uses, and a table whose unused entries
 name a NaN page: the paged call must give the case's dense output, within
 its bounds and, likewise, bit for bit where it makes one pass over the keys;
-so must a decode step of the case's first three queries over that cache.
+so must a decode step of the case's first three queries over that cache,
+and over a longer one of the case's keys repeated past a 64-key block.
 Packed queries over a paged cache (``paged_varlen``) mix the two: prefill
 chunks of the case's queries beside one-query decode steps, each sequence
 over its own keys.
@@ -239,7 +240,7 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     # it) and the longest length, which reads NaN slots for any other sequence.
     table = index_view(table, serving.index, int(table[0, -1]))
     seqlens = index_view(seqlens, serving.index, max(lens))
-    verdicts = []
+    verdicts = _long_decode(impl, case, built, elements, lens, page)
     # The case's queries as the new tokens, and its first three at most (a
     # speculative decode step over the same cache, the shape serving repeats most).
     for n in dict.fromkeys((case.sq, min(case.sq, 3))):
@@ -254,6 +255,53 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
             what = f"paged sequence {i + 1} of {len(seqs)} ({n} x {sk}, page size {page})"
             verdicts += alone.verdicts(what, out[i:i + 1],
                                        None if lse is None else lse[i:i + 1], b, n, sk, same_tiles)
+    return verdicts
+
+
+# Keys a decode step's cache reaches at least, once: one past the 64-key block
+# that most kernels walk a cache in (attnfuzz's split decode on the
+# interpreter; BLOCK_N of most Triton kernels), so that a second block, a
+# split into key ranges and a page table read past its first block all run,
+# where the lengths the property draws (at most 70) seldom get.
+LONG_CACHE = 65
+
+
+def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elements: list[int],
+                 lens: list[int], page: int) -> list[Verdict]:
+    """A decode step of the case's first three queries at most over a cache of
+    each sequence's keys repeated past ``LONG_CACHE``, every other one a
+    64-key block longer still, the first among them (a plan made for one
+    sequence's keys, the last's say, then misses a longer one's last block),
+    checked against the oracle of those same keys."""
+    grow = LONG_CACHE - min(lens)
+    n = min(case.sq, 3)
+    longer = [sk + grow + (LONG_CACHE - 1) * ((i + 1) % 2) for i, sk in enumerate(lens)]
+    if grow <= 0 or not _within(impl, case, [(n, sk) for sk in longer]):
+        return []
+    reps = -(-max(longer) // case.sk)
+
+    def repeated(role: str, t: torch.Tensor) -> torch.Tensor:
+        return t.repeat(1, 1, reps, 1)[:, :, :max(longer)] if role in "kv" else t
+
+    inputs = {r: repeated(r, built.inputs[r]) for r in "qkv"}
+    exact = {r: repeated(r, built.exact[r]) for r in "qkv"}
+    long_case = replace(case, sk=max(longer))
+    alone = _Alone(long_case, Built(inputs, exact, {}), bits=False)
+    q, k, v = (inputs[r][elements] for r in "qkv")
+    kc, vc, table = paged_cache(k, v, longer, page, case.values.seed + 1)
+    serving = case.serving
+    kc = materialize(kc, serving.k_cache_layout).tensor
+    vc = materialize(vc, serving.v_cache_layout).tensor
+    seqlens = torch.tensor(longer, dtype=torch.int32, device=q.device)
+    table = index_view(table, serving.index, int(table[0, -1]))
+    seqlens = index_view(seqlens, serving.index, max(longer))
+    out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
+    verdicts = []
+    for i, (b, sk) in enumerate(zip(elements, longer, strict=True)):
+        what = (f"paged decode over a long cache, sequence {i + 1} of {len(longer)} "
+                f"({n} x {sk}: its keys repeated, page size {page})")
+        verdicts += alone.verdicts(what, out[i:i + 1], None if lse is None else lse[i:i + 1],
+                                   b, n, sk, same_tiles=False)
     return verdicts
 
 
