@@ -211,14 +211,33 @@ def _packed(verdict: Verdict, start: int) -> Verdict:
     return replace(verdict, check=f"{verdict.check} (packed {at})")
 
 
+def _new_tokens_fit(case: AttentionCase) -> bool:
+    """Whether the case's queries can be the last Sq of its keys (a paged
+    call's new tokens): its causal mask and window are bottom-right, so a
+    top-left one is not a paged call's."""
+    masked = case.causal or case.window is not None
+    return 0 < case.sq <= case.sk and not (masked and case.alignment != "bottom_right")
+
+
+def _paged_cache(case: AttentionCase, k: torch.Tensor, v: torch.Tensor, lens: list[int],
+                 page: int, seed: int) -> tuple[torch.Tensor, ...]:
+    """(k_cache, v_cache, block_table, seq_lens) of sequences of ``lens`` keys in
+    shuffled pages, the caches in the case's serving layouts, the table and
+    lengths as its views; between the views' entries are the NaN page (the
+    table's last column names it) and the longest length, which reads NaN
+    slots for any other sequence."""
+    serving = case.serving
+    kc, vc, table = paged_cache(k, v, lens, page, seed)
+    kc = materialize(kc, serving.k_cache_layout).tensor
+    vc = materialize(vc, serving.v_cache_layout).tensor
+    seqlens = torch.tensor(lens, dtype=torch.int32, device=k.device)
+    return (kc, vc, index_view(table, serving.index, int(table[0, -1])),
+            index_view(seqlens, serving.index, max(lens)))
+
+
 def _paged(impl: Implementation, case: AttentionCase, built: Built,
            alone: _Alone) -> list[Verdict]:
-    if impl.paged is None:
-        return []
-    # A paged call's new tokens are the last Sq of its keys: its causal mask and
-    # window are bottom-right, so a top-left one is not a paged call's.
-    masked = case.causal or case.window is not None
-    if case.sq == 0 or case.sk < case.sq or (masked and case.alignment != "bottom_right"):
+    if impl.paged is None or not _new_tokens_fit(case):
         return []
     # Each batch element a sequence of its own length (a batch of one gets a
     # shortened copy after it: lengths that differ).
@@ -231,15 +250,7 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     elements, lens = [b for b, _ in seqs], [n for _, n in seqs]
     q, k, v = (built.inputs[r][elements] for r in "qkv")
     page = page_size(case.values.seed, impl.support.page_sizes)
-    kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
-    serving = case.serving
-    kc = materialize(kc, serving.k_cache_layout).tensor
-    vc = materialize(vc, serving.v_cache_layout).tensor
-    seqlens = torch.tensor(lens, dtype=torch.int32, device=q.device)
-    # Between the views' entries: the NaN page (the table's last column names
-    # it) and the longest length, which reads NaN slots for any other sequence.
-    table = index_view(table, serving.index, int(table[0, -1]))
-    seqlens = index_view(seqlens, serving.index, max(lens))
+    kc, vc, table, seqlens = _paged_cache(case, k, v, lens, page, case.values.seed)
     verdicts = _long_decode(impl, case, built, elements, lens, page)
     # The case's queries as the new tokens, and its first three at most (a
     # speculative decode step over the same cache, the shape serving repeats most).
@@ -288,13 +299,7 @@ def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elemen
     long_case = replace(case, sk=max(longer))
     alone = _Alone(long_case, Built(inputs, exact, {}), bits=False)
     q, k, v = (inputs[r][elements] for r in "qkv")
-    kc, vc, table = paged_cache(k, v, longer, page, case.values.seed + 1)
-    serving = case.serving
-    kc = materialize(kc, serving.k_cache_layout).tensor
-    vc = materialize(vc, serving.v_cache_layout).tensor
-    seqlens = torch.tensor(longer, dtype=torch.int32, device=q.device)
-    table = index_view(table, serving.index, int(table[0, -1]))
-    seqlens = index_view(seqlens, serving.index, max(longer))
+    kc, vc, table, seqlens = _paged_cache(case, k, v, longer, page, case.values.seed + 1)
     out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
     verdicts = []
     for i, (b, sk) in enumerate(zip(elements, longer, strict=True)):
@@ -307,10 +312,7 @@ def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elemen
 
 def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
                   alone: _Alone) -> list[Verdict]:
-    if impl.paged_varlen is None:
-        return []
-    masked = case.causal or case.window is not None
-    if case.sq == 0 or case.sk < case.sq or (masked and case.alignment != "bottom_right"):
+    if impl.paged_varlen is None or not _new_tokens_fit(case):
         return []
     # Each batch element a sequence of its own keys, whose queries are the
     # case's (a prefill chunk) or, every other one, a single decode step: a
@@ -337,16 +339,11 @@ def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
     packed = materialize(torch.cat([q[i, :, :n].transpose(0, 1) for i, n in enumerate(counts)]),
                          serving.q_layout).tensor
     page = page_size(case.values.seed, impl.support.page_sizes)
-    kc, vc, table = paged_cache(k, v, lens, page, case.values.seed)
-    kc = materialize(kc, serving.k_cache_layout).tensor
-    vc = materialize(vc, serving.v_cache_layout).tensor
+    kc, vc, table, seqlens = _paged_cache(case, k, v, lens, page, case.values.seed)
     starts = [0, *torch.tensor(counts).cumsum(0).tolist()]
-    cu_q = torch.tensor(starts, dtype=torch.int32, device=q.device)
-    # Between the views' entries: the total, the NaN page and the longest length.
-    cu_q = index_view(cu_q, serving.index, starts[-1])
-    table = index_view(table, serving.index, int(table[0, -1]))
-    seqlens = index_view(torch.tensor(lens, dtype=torch.int32, device=q.device),
-                         serving.index, max(lens))
+    # Between the view's entries: the total.
+    cu_q = index_view(torch.tensor(starts, dtype=torch.int32, device=q.device), serving.index,
+                      starts[-1])
     out, lse = impl.paged_varlen(packed, kc, vc, table, cu_q, seqlens, max_seqlen_q=max(counts),
                                  max_seqlen_k=max(lens), **_common(case))
     verdicts = []
