@@ -81,27 +81,20 @@ def test_a_forced_global_seed_fixes_every_tests_draws(monkeypatch):
     assert _first_draws() != first
 
 
-def test_the_current_profile_is_the_one_loaded():
+# current_profile, and the attribute it reads where Hypothesis has no
+# get_current_profile_name.
+@pytest.mark.parametrize("accessor", ["current_profile", "profile_attribute"])
+def test_the_profile_read_is_the_one_loaded(accessor):
+    read = getattr(hypothesis_internals, accessor)
     before = hypothesis_internals.current_profile()
     settings.register_profile("attnfuzz-internals-probe", max_examples=7)
     try:
         settings.load_profile("attnfuzz-internals-probe")
-        assert hypothesis_internals.current_profile() == "attnfuzz-internals-probe"
+        assert read() == "attnfuzz-internals-probe"
         assert settings.default.max_examples == 7
     finally:
         settings.load_profile(before)
-
-
-def test_the_profile_attribute_is_the_one_loaded():
-    # What current_profile reads where Hypothesis has no get_current_profile_name.
-    before = hypothesis_internals.current_profile()
-    settings.register_profile("attnfuzz-internals-probe", max_examples=7)
-    try:
-        settings.load_profile("attnfuzz-internals-probe")
-        assert hypothesis_internals.profile_attribute() == "attnfuzz-internals-probe"
-    finally:
-        settings.load_profile(before)
-    assert hypothesis_internals.profile_attribute() == before
+    assert read() == before
 
 
 def test_the_reproduce_blob_decodes_to_the_running_examples_choices():
