@@ -91,18 +91,18 @@ def _as_json(tmp_path, names, **extra):
 
 def test_a_json_mutant_without_targets_runs_the_properties_that_call_its_file(tmp_path):
     """Default targets come from the file mutated: a serving kernel's mutant is
-    checked by the serving property, the backward's by the gradients.  (Each is
-    killed by the first cases of its target; a mutant whose lines only some
-    draws reach, as the split decode's paged planning, is no test of targets at
-    ten examples.)"""
-    names = ["varlen.lse_rows_by_max", "flash_bwd.delta_missing"]
+    checked by the serving property, the backward's by the gradients, the
+    split decode's paged planning (reached through a paged cache longer than a
+    key block) by the serving property after the decode ones."""
+    names = ["varlen.lse_rows_by_max", "flash_bwd.delta_missing",
+             "paged_split.ranges_of_the_last_sequence"]
     muts = from_file(_as_json(tmp_path, names))
     assert [m.targets for m in muts] == [targets_of(m.file) for m in muts]
     results = run_all(muts, examples=10, seed=0, jobs=2, backend=backend.configure(),
                       progress=lambda _: None)
     for r in results:
         assert r.killed, (r.name, r.status(), r.detail)
-    assert [r.property.split("/")[0] for r in results] == ["serving", "gradients"]
+    assert [r.property.split("/")[0] for r in results] == ["serving", "gradients", "serving"]
 
 
 def test_a_json_mutant_may_be_declared_equivalent(tmp_path):
