@@ -9,7 +9,7 @@ of one at import or launch (the active Triton driver, ``torch.cuda``'s
 current device and its properties: device 0 of ``STAND_IN_GPU``), and a
 kernel autotuned over several configs runs its first (after its own
 ``early_config_prune``): the interpreter has no timer to tune with.  A call
-of a ``@triton.jit`` helper inside an interpreted launch no longer patches
+of a ``@triton.jit`` helper inside an interpreted launch does not patch
 ``triton.language`` again (``_patch_lang_once``): the launch has.
 """
 
