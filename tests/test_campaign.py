@@ -351,3 +351,63 @@ def test_keep_going_tells_findings_apart_by_kind_and_leaves_built_in_errors_be()
         worker._tell_apart(exc)
     assert type(wrong) is not type(memory) and isinstance(wrong, harness.Finding)
     assert type(bare) is AssertionError
+
+
+def _scheduler(rounds: list[tuple[str, str, str]], jobs: int, tmp_path: Path):
+    """A campaign whose scheduling runs without workers."""
+    from attnfuzz.properties.run.campaign import Campaign, Plan, Slot
+
+    c = Campaign(Plan(rounds=rounds, jobs=jobs, seconds=60.0, examples=None, seed=0,
+                      where="interpreter", dump_dir=tmp_path))
+    shutil.rmtree(c.logs)
+    c.slots = [Slot(i) for i in range(jobs)]
+    c.deadline = time.time() + 60.0
+    return c
+
+
+def test_a_worker_with_no_round_to_start_joins_a_first_visit_instead_of_idling(tmp_path):
+    c = _scheduler([("flash", "float16", "oracle")], 3, tmp_path)
+    first, second, third = (c._next_visit(s) for s in c.slots)
+    (r,) = c.rounds
+    assert first["min_cases"] > 1 and first["seed"] == 0  # the first visit
+    # Both others join it at once, each on its own seed, instead of waiting for its end.
+    assert second is not None and third is not None and r.busy == 3
+    assert len({first["seed"], second["seed"], third["seed"]}) == 3
+    assert second["until"] == third["until"] == c.deadline  # one round: all the time left
+
+
+def test_a_startable_round_goes_before_joining_one(tmp_path):
+    c = _scheduler([("flash", "float16", "oracle"), ("naive", "float16", "oracle")], 3, tmp_path)
+    visits = [c._next_visit(s) for s in c.slots]
+    assert [v["round"] for v in visits] == [
+        ("flash", "float16", "oracle"), ("naive", "float16", "oracle"),
+        ("flash", "float16", "oracle")]  # then the one with fewest workers (the first, on a tie)
+
+
+def test_one_bug_found_by_two_workers_at_once_is_one_finding_and_one_dump(tmp_path, capsys):
+    c = _scheduler([("flash", "float16", "oracle")], 2, tmp_path)
+    (r,) = c.rounds
+    twice = []
+    for i in range(2):
+        d = tmp_path / f"dump-{i}"
+        d.mkdir()
+        twice.append({"kinds": ["wrong"], "checks": ["out"], "shape": "Sq=1 Sk=1",
+                      "message": "oracle: flash wrong", "dump": str(d), "replayed": False})
+    for f in twice:
+        c._finding(r, f)
+    assert len(r.findings) == 1 and r.repeats == 1
+    assert (tmp_path / "dump-0").exists() and not (tmp_path / "dump-1").exists()
+
+
+def test_the_summary_says_where_the_workers_time_went(tmp_path):
+    c = _scheduler([("flash", "float16", "oracle")], 2, tmp_path)
+    (r,) = c.rounds
+    c.starting = 2.0
+    for seconds, compiles in ((6.0, 1), (4.0, 0), (4.0, 0)):
+        c._count(r, {"seconds": seconds, "compiles": compiles, "ratio": 0.0, "check": "",
+                     "description": "", "signature": str(seconds), "counted": True,
+                     "shape": "", "labels": [], "layouts": [], "family": None, "mode": "explore"})
+    # Two workers for 10 s: 20 s, of which 2 starting, 6 compiling, 8 in other calls.
+    assert c._time_spent(10.0) == ("time: 2 workers x 10 s: 10% starting, 30% in calls that "
+                                   "compiled a kernel, 40% in other calls, 20% drawing, "
+                                   "shrinking or waiting")

@@ -13,7 +13,8 @@ the code under test itself, so that nothing that code does can stop it:
 How the time is spent: rounds start in priority order (every
 implementation's oracle first), each only if the time left affords
 ``MIN_CASES`` of its cases (estimated from the rounds that ran); a started
-round's first visit runs until it has ``MIN_CASES`` distinct cases.  The
+round's first visit runs until it has ``MIN_CASES`` distinct cases, and a
+worker with no round to start joins the one with fewest workers.  The
 time left is then shared equally among the live rounds, a visit at a time,
 to the round that has had the least.  A visit is one continuing Hypothesis
 run, so a round restarts at Hypothesis' simplest case once per visit, not
@@ -108,6 +109,7 @@ class RoundState:
     compiles: int = 0
     calls: int = 0
     seconds: float = 0.0  # in calls
+    compiling: float = 0.0  # of them, in calls that compiled or loaded a kernel
     slowest: float | None = None
     committed: float = 0.0  # time given to its visits
     visits: int = 0
@@ -140,6 +142,7 @@ class Slot:
     began: float = 0.0
     ready: bool = False  # waiting for a visit
     heard: bool = False  # has sent anything since it started
+    spawned: float = 0.0  # time.monotonic() when it started
     pending_dump: dict | None = None  # a finding whose case it must dump first
 
 
@@ -154,6 +157,7 @@ class Campaign:
         self.logs = Path(tempfile.mkdtemp(prefix="attnfuzz-workers-"))
         self.slots: list[Slot] = []
         self.start_failures = 0
+        self.starting = 0.0  # workers' seconds from their start to their first message
         self.errors: list[str] = []
         # (implementation, dtype) -> refusals inside its support reported (``harness.Finding``)
         self.refusals: dict[tuple[str, str], set[str]] = {}
@@ -185,7 +189,7 @@ class Campaign:
             if self.gpus > 1:
                 _restore("CUDA_VISIBLE_DEVICES", saved)
         child.close()
-        slot.process, slot.conn = process, parent
+        slot.process, slot.conn, slot.spawned = process, parent, time.monotonic()
         slot.round, slot.inflight, slot.ready, slot.heard = None, None, False, False
 
     def _kill(self, slot: Slot) -> None:
@@ -226,11 +230,19 @@ class Campaign:
                     first or self.min_cases * self._estimate(r) <= left):
                 # Its first visit ends at MIN_CASES, while rounds wait to start.
                 return self._visit(slot, r, 0.0)
-        # Joined only once its first visit is over: before that, a second
-        # worker would find (and shrink) the first one's bug again.
+        # Joined once its first visit is over: before that, a second worker
+        # may find (and shrink) the first one's bug again ...
         started = [r for r in live if r.started and r.ended]
         if not started:
-            return None
+            # ... but a worker idle until then (one round, or every startable
+            # pair in its first visit) costs more: it compiles its own share
+            # of specialisations meanwhile, and a bug found twice is reported
+            # once (``_finding``).
+            started = [r for r in live if r.started]
+            if not started:
+                return None
+            r = min(started, key=lambda o: (o.busy, o.order))
+            return self._visit(slot, r, self._fair(live, left))
         r = min(started, key=lambda o: (o.busy > 0, o.committed, o.order))
         return self._visit(slot, r, self._fair(live, left))
 
@@ -294,6 +306,8 @@ class Campaign:
     # --- messages ------------------------------------------------------------------------
 
     def _receive(self, slot: Slot, kind: str, payload: object) -> None:
+        if not slot.heard:
+            self.starting += time.monotonic() - slot.spawned
         slot.heard = True
         self.start_failures = 0
         r = slot.round
@@ -335,6 +349,7 @@ class Campaign:
         r.calls += outcome.get("calls", 1)
         r.out_of_memory += bool(outcome.get("out_of_memory"))
         r.seconds += outcome["seconds"]
+        r.compiling += outcome["seconds"] if outcome["compiles"] else 0.0
         r.slowest = max(r.slowest or 0.0, outcome["seconds"])
         r.compiles += outcome["compiles"]
         if outcome["ratio"] > r.worst:
@@ -365,8 +380,9 @@ class Campaign:
             r.done = True
             return
         sig = finding_signature(r.key, finding)
-        if self.plan.keep_going and sig in self.found:
-            # The same bug again: counted, not reported or dumped twice.
+        if sig in self.found:
+            # The same bug again (going on after findings, or found by two workers
+            # of one round at once): counted, not reported or dumped twice.
             r.repeats += 1
             dump, first = finding.get("dump"), self.found[sig].get("dump")
             if dump and first and dump != first and self.plan.dump_dir is not None \
@@ -595,6 +611,7 @@ class Campaign:
         if skipped:
             print(f"skipped: {skipped} case{'s' if skipped > 1 else ''} that ran out of device "
                   f"memory ({len(self.slots)} workers share it; fewer --jobs leave each more)")
+        print(self._time_spent(elapsed))
         findings = [f for r in self.rounds for f in r.findings]
         for f in findings:
             if f.get("dump"):
@@ -615,6 +632,19 @@ class Campaign:
               f"pair{'' if failing == 1 else 's'}; seed {self.plan.seed}")
         print(self._next_step(findings))
         return 1 if failing else 0
+
+    def _time_spent(self, elapsed: float) -> str:
+        """Where the workers' time went: what bounds the cases a second."""
+        total = max(len(self.slots) * elapsed, 1e-9)
+        compiling = sum(r.compiling for r in self.rounds)
+        calls = sum(r.seconds for r in self.rounds) - compiling
+        rest = max(0.0, total - self.starting - compiling - calls)
+        share = [100 * x / total for x in (self.starting, compiling, calls, rest)]
+        # Compiles are counted on a GPU only (the interpreter compiles nothing).
+        compiled = (f"{share[1]:.0f}% in calls that compiled a kernel, {share[2]:.0f}% in other "
+                    "calls" if compiling else f"{share[2]:.0f}% in calls")
+        return (f"time: {len(self.slots)} workers x {elapsed:.0f} s: {share[0]:.0f}% starting, "
+                f"{compiled}, {share[3]:.0f}% drawing, shrinking or waiting")
 
     def _next_step(self, findings: list[dict]) -> str:
         """The summary's last line: what to do now."""
