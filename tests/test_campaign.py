@@ -411,3 +411,20 @@ def test_the_summary_says_where_the_workers_time_went(tmp_path):
     assert c._time_spent(10.0) == ("time: 2 workers x 10 s: 10% starting, 30% in calls that "
                                    "compiled a kernel, 40% in other calls, 20% drawing, "
                                    "shrinking or waiting")
+
+
+def test_a_round_not_run_yet_costs_the_worst_of_its_property_and_its_implementation(tmp_path):
+    rounds = [("flash", "float32", "oracle"), ("matmul", "float32", "stateful"),
+              ("flash", "float32", "stateful"), ("naive", "float32", "agree")]
+    c = _scheduler(rounds, 1, tmp_path)
+    flash, matmul, flash_seq, naive = (c.by_key[k] for k in rounds)
+    flash.calls, flash.seconds = 10, 20.0  # compiles in most calls
+    matmul.calls, matmul.seconds = 10, 0.5
+    # A sequence of flash calls compiles as flash's oracle does, not as matmul's sequences.
+    assert c._estimate(flash_seq) == 2.0
+    assert c._estimate(naive) == 2.0  # nothing of its own kind: anything's worst
+    for done in (flash, matmul):
+        done.started, done.ended = True, 1
+    c.deadline = time.time() + c.min_cases * 1.0  # its cases at 2 s do not fit, at 0.05 s would
+    visit = c._next_visit(c.slots[0])
+    assert visit["round"] in {flash.key, matmul.key} and not flash_seq.started

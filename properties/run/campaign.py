@@ -203,16 +203,18 @@ class Campaign:
     # --- scheduling ------------------------------------------------------------------------
 
     def _estimate(self, r: RoundState) -> float:
-        """Seconds a case of ``r`` costs: its own mean, else its property's,
-        else its implementation's, else anything's, else a prior."""
+        """Seconds a case of ``r`` costs: its own mean, else the worst of its
+        property's and its implementation's rounds (a case's cost comes from
+        both: the calls a property makes, the kernels an implementation
+        compiles), else anything's, else a prior."""
         if r.cost is not None:
             return r.cost
-        for same in (lambda o: o.key[2] == r.key[2], lambda o: o.key[0] == r.key[0],
-                     lambda o: True):
-            known = [o.cost for o in self.rounds if o.cost is not None and same(o)]
-            if known:
-                return max(known)
-        return PRIOR_COST[self.plan.where]
+        kin = [o.cost for o in self.rounds if o.cost is not None
+               and (o.key[2] == r.key[2] or o.key[0] == r.key[0])]
+        if kin:
+            return max(kin)
+        known = [o.cost for o in self.rounds if o.cost is not None]
+        return max(known) if known else PRIOR_COST[self.plan.where]
 
     def _next_visit(self, slot: Slot) -> dict | None:
         live = [r for r in self.rounds if not r.done]

@@ -195,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--jobs", type=_at_least_one, default=None, metavar="N",
         help="worker processes (default: one per core on the interpreter; on a GPU one per "
-        "core, up to 8 per GPU, spread over the GPUs); the code under test runs in them, so "
+        "core, up to 16 per GPU, spread over the GPUs); the code under test runs in them, so "
         "nothing it does stops the campaign",
     )
     run.add_argument(
@@ -383,10 +383,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
 
 
+# Workers per GPU by default.  Each compile takes a core for a second or
+# more and a case's call milliseconds, so the rate follows the compiling
+# workers: on an H200 with 16 cores, 16 workers checked 5.4 times the cases of
+# 8 in the default one-minute campaign (and 1.6 times on flash's oracle), none
+# out of memory.
+WORKERS_PER_GPU = 16
+
+
 def _default_jobs(where: str) -> int:
     """One worker per core on the interpreter (each case is pure Python); on a
-    GPU, one per core up to eight per GPU: compiles run on the host's cores
-    while other workers' cases keep the GPU busy."""
+    GPU, one per core up to ``WORKERS_PER_GPU`` per GPU: compiles run on the
+    host's cores while other workers' cases keep the GPU busy."""
     from .campaign import cores
 
     cores = cores()
@@ -394,7 +402,7 @@ def _default_jobs(where: str) -> int:
         return max(1, cores)
     import torch
 
-    return max(1, min(cores, 8 * max(1, torch.cuda.device_count())))
+    return max(1, min(cores, WORKERS_PER_GPU * max(1, torch.cuda.device_count())))
 
 
 # --- replay ----------------------------------------------------------------------------------
