@@ -313,6 +313,12 @@ def _attention_cases(
     regime_names = DECODE_REGIMES if decode else REGIMES
     regime = draw(st.sampled_from(regime_names)) if regimes else "any"
     d = draw(head_dim)
+    # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0);
+    # 0 makes every visible key equally likely, and is no "use the default".
+    # Drawn for every kind of case below: a scale is a multiplier whatever
+    # the sizes, regime or mask, and an edge drawn in one branch alone is
+    # seen in a few examples of a hundred.
+    scale = draw(st.sampled_from(ATTENTION_SCALES))
     spread = False  # a wide or long draw: sized by budgets of its own
     if wide and draw(st.integers(0, 7)) == 7:
         spread = True
@@ -320,7 +326,7 @@ def _attention_cases(
         sq_ = draw(st.integers(1, min(WIDE_ROWS, max_seq)))
         room = max(1, min(WIDE_KEYS, max_seq, WIDE_LOGITS // (b * hkv * g * sq_)))
         sk_ = sq_ if sk == "same" else draw(st.integers(1, room))
-        dv, (causal, alignment), scale = d, draw(masks), None
+        dv, (causal, alignment) = d, draw(masks)
     # One draw in six is long where lengths allow it; one batch and KV head
     # keep the float64 oracle's probabilities near 100 MB.
     elif long_lengths and draw(st.integers(0, 5)) == 5:
@@ -330,17 +336,15 @@ def _attention_cases(
         sq_ = draw(lengths) if not decode else draw(sq)
         sk_ = sq_ if sk == "same" else draw(lengths if not decode else _within(
             max(long_lengths), LONG_DECODE_KEYS, (1, LONG_DECODE_KEYS)))
-        dv, (causal, alignment), scale = d, draw(masks), None
+        dv, (causal, alignment) = d, draw(masks)
     elif realistic is not None and draw(st.integers(1, odds := realistic_sizes.ODDS)) == odds:
         spread = True
         b, hkv, g, sq_, sk_ = draw(realistic)
-        dv, (causal, alignment), scale = d, draw(masks), None
+        dv, (causal, alignment) = d, draw(masks)
     else:
         sq_ = draw(sq)
         sk_ = sq_ if sk == "same" else draw(sk if sk is not None else
                                             _key_lens(sq_, max_seq, decode))
-        if sk is None and draw(st.integers(0, 9)) == 9:
-            sk_ = 0  # no key at all: the launchers' early exit
         if value_dim == "same":
             dv = d
         else:
@@ -348,9 +352,6 @@ def _attention_cases(
             dims = head_dim if support_dims else head_dims(max_dim)
             dv = draw(value_dim if value_dim is not None else st.one_of(st.just(d), dims))
         causal, alignment = draw(masks)
-        # Negative scales flip which logit is largest (max(c x) = c min(x), c < 0);
-        # 0 makes every visible key equally likely, and is no "use the default".
-        scale = draw(st.sampled_from(ATTENTION_SCALES))
         # A regime's case draws a free one's choices too, and a free case every
         # regime's: shrinking the regime (to "any" last) then leaves every later
         # choice where it was, and the case goes on shrinking in its new regime.
@@ -359,7 +360,10 @@ def _attention_cases(
                 regime_names, min(max_seq, DECODE_MAX_ROWS) if decode else max_seq))
             if regime != "any":
                 sq_, sk_ = lengths[regime]
-                dv, (causal, alignment), scale = d, (True, "bottom_right"), None
+                dv, (causal, alignment) = d, (True, "bottom_right")
+        # No key at all (the launchers' early exit), in a regime's case too.
+        if sk is None and draw(st.integers(0, 9)) == 9:
+            sk_ = 0
     if max_tiles is not None and not spread:
         b, hkv = _fit_tiles(b, hkv, g * _blocks(sq_) * _blocks(sk_), max_tiles)
     dt = draw(dtype)
