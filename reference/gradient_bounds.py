@@ -36,6 +36,27 @@ and each gradient is rounded to the input dtype: in fp32 ``(1 + u_out) inner
 + u_out |g| + floor``; in 16 bits exactly, from the interval of what rounding
 a value within inner of g can give (``_rounded``).  Dots also carry n
 tiny32 for flushed fp32 subnormals.
+
+In 16 bits, dQ's and dK's bound above takes dS~'s rounding at u |dS^| term
+by term: the fused delta sums dO * O^, and O^ may sit anywhere within the
+forward's bound, so dS^ is only known to u-level.  A backward that says how
+it forms delta (``delta_from``) gets dS's rounding exactly, as P's for dV:
+
+- "probs" (three-kernel): delta = rowsum(P^ dP^) is fp32 arithmetic about
+  the exact delta, so dS^ is within fp32-level e_dS' of the exact dS;
+- "output" (fused): delta^ sums dO * O^, O^ the output the kernel returned
+  (given as ``out``; each product of two 16-bit values is exact in fp32),
+  so dS^ is within fp32-level e_dS' of dS' = p (dP - delta'), delta' =
+  rowsum(dO * O^) in float64; dQ' = scale dS' K is exact float64 too, and
+  |dQ - dQ'| is added.
+
+Then sum_j fl(dS^)_ij K_j = sum_j (dS_c + r + t)_ij K_j, dS_c the centre
+(dS or dS'), r = fl(dS_c) - dS_c summed signed and exactly, |t| <= the jump
+a value within e_dS' of dS_c can make (``_interval``): dQ about its centre
+is |scale| (|r K| + jump |K| + c(Sk) |dS~| |K|), likewise dK over G Sq
+terms.  The scale may be applied before the rounding instead (fl(scale
+dS^)), or dS^ not rounded at all (an fp32 dS): each gives its own bound,
+and the largest is taken.
 """
 
 from __future__ import annotations
@@ -118,6 +139,46 @@ def _interval(x: torch.Tensor, e: torch.Tensor, dtype: torch.dtype
     return fx - x, torch.where(e > 0, jump, torch.zeros_like(jump)), reach
 
 
+def _ds_rounded(
+    centre: torch.Tensor, e_pre: torch.Tensor, q: torch.Tensor, k: torch.Tensor,
+    qa: torch.Tensor, ka: torch.Tensor, scale: float, dtype: torch.dtype,
+    input_precision: str, visible: torch.Tensor, hkv: int, floor_s: float,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """dQ's and dK's bounds about their values at dS = ``centre`` when the
+    kernel's fp32 dS^ (within ``e_pre`` of it) is rounded to ``dtype`` before
+    the dots (see the module docstring); q, k signed float64 (k per query
+    head), qa, ka their magnitudes."""
+    s = abs(scale)
+    zero = torch.zeros_like(centre)
+    sk, n_k = centre.shape[-1], centre.shape[-2] * (q.shape[1] // max(hkv, 1))
+    u = unit_roundoff(dtype)
+    # Each variant: (the dS the dots see, its error before the rounding, the
+    # factor applied after the dots).
+    variants = [(centre, e_pre, s),
+                (scale * centre, s * e_pre + U32 * s * (centre.abs() + e_pre), 1.0)]
+    dq = dk = None
+    for a, e, after in variants:
+        rnd, jump, _ = _interval(a, e, dtype)
+        rnd, jump = torch.where(visible, rnd, zero), torch.where(visible, jump, zero)
+        vq = after * ((rnd @ k).abs() + jump @ ka)
+        vk = after * (_group_sum(rnd.transpose(-1, -2) @ q, hkv).abs()
+                      + _group_sum(jump.transpose(-1, -2) @ qa, hkv))
+        dq = vq if dq is None else torch.maximum(dq, vq)
+        dk = vk if dk is None else torch.maximum(dk, vk)
+    # Not rounded at all: the error it carried in.
+    dq = torch.maximum(dq, s * (e_pre @ ka))
+    dk = torch.maximum(dk, s * _group_sum(e_pre.transpose(-1, -2) @ qa, hkv))
+    # The dots' own rounding (and the scale's, in fp32) over |dS~| <= (1 + u)
+    # (|dS_c| + e_pre) + floor', and flushed subnormals.
+    mag = torch.where(visible, (1 + u) * (centre.abs() + e_pre) + floor_s, zero)
+    dq = dq + s * ((dot_coeff(sk, dtype, input_precision) + 2 * U32) * (mag @ ka)
+                   + sk * TINY32 + floor_s * ka.sum(-2, keepdim=True))
+    dk = dk + s * (_group_sum((dot_coeff(n_k, dtype, input_precision) + 2 * U32)
+                              * (mag.transpose(-1, -2) @ qa)
+                              + floor_s * qa.sum(-2, keepdim=True), hkv) + n_k * TINY32)
+    return dq, dk
+
+
 def _scaled(u: float, t: torch.Tensor) -> torch.Tensor:
     """u * t with a unit roundoff of 0 (fp32 kept as is) giving 0 even where t is inf."""
     return u * t if u else torch.zeros_like(t)
@@ -134,6 +195,8 @@ def attention_grad_bounds(
     scale: float,
     input_precision: str = "ieee",
     dtype: torch.dtype | None = None,
+    delta_from: str | None = None,
+    out: torch.Tensor | None = None,
 ) -> dict[str, torch.Tensor]:
     """Bounds for dq, dk, dv.
 
@@ -141,8 +204,15 @@ def attention_grad_bounds(
     include the forward's parts), ``forward`` the forward's bounds
     (``bounds.attention_bounds``) for the same inputs; the bounds are computed
     on their device.  q, k, v, do are the kernel's inputs, or their float64
-    copies with the kernel's ``dtype`` given.
+    copies with the kernel's ``dtype`` given.  ``delta_from``: how the
+    backward forms delta, "probs" or "output" (then ``out``, the output the
+    kernel returned, (B, Hq, Sq, Dv)); None: either, from any output within
+    the forward's bound (see the module docstring).
     """
+    if delta_from not in (None, "probs", "output"):
+        raise ValueError(f"delta_from must be None, 'probs' or 'output', got {delta_from!r}")
+    if delta_from == "output" and out is None:
+        raise ValueError("delta_from='output' needs out, the output the kernel returned")
     dtype = q.dtype if dtype is None else dtype
     hkv = k.shape[1]
     group = q.shape[1] // max(hkv, 1)
@@ -223,6 +293,29 @@ def attention_grad_bounds(
     )
     dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, hkv)
     dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
+    if u and delta_from is not None:
+        q64, k64 = (t.to(p.device, torch.float64) for t in (q, k))
+        k64 = k64.repeat_interleave(group, dim=1)
+        do64 = do.to(p.device, torch.float64)
+        if delta_from == "probs":
+            centre, e_centre, dq_c, dk_c = grads["ds"], three_delta, grads["dq"], grads["dk"]
+        else:
+            o_hat = out.to(p.device, torch.float64)
+            delta_o = (do64 * o_hat).sum(-1, keepdim=True)
+            centre = torch.where(visible, p * (grads["dp"] - delta_o), zero)
+            e_centre = dot_coeff(dv_dim, torch.float32) * (
+                doa * o_hat.abs()).sum(-1, keepdim=True) + dv_dim * TINY32
+            dq_c = scale * (centre @ k64)
+            dk_c = _group_sum(scale * (centre.transpose(-1, -2) @ q64), hkv)
+        gap_c = (grads["dp"] - (grads["delta"] if delta_from == "probs" else delta_o)).abs()
+        e_pre = e_p * gap_c + p_hat * (e_dp + e_centre) + 3 * U32 * p_hat * (
+            gap_c + e_dp + e_centre)
+        e_pre = torch.where(visible, e_pre, zero)
+        dq_inner, dk_inner = _ds_rounded(
+            centre, e_pre, q64, k64, qa, ka, scale, dtype, input_precision, visible, hkv,
+            floor_s)
+        dq_inner = dq_inner + (dq_c - grads["dq"]).abs()
+        dk_inner = dk_inner + (dk_c - grads["dk"]).abs()
     # The oracle's longest chain of float64 roundings: the softmax (exp, the
     # row sum over Sk, division), dP over Dv, delta over Dv or Sk, then a
     # gradient's dot over Sk or G Sq terms; 16 for the steps in between.

@@ -74,7 +74,12 @@ def emulate(q, k, v, do, *, causal, scale, alignment, fused=True, bug=None):
     delta = (dof * out.float()).sum(-1, keepdim=True) if fused else (p * dp).sum(-1, True)
     if bug == "no delta":
         delta = torch.zeros_like(delta)
-    ds = (p * (dp - delta)).to(dt).float()
+    if bug == "ds difference half":
+        ds = (p * (dp.to(dt) - delta.to(dt)).float()).to(dt).float()
+    elif bug == "p half in ds":
+        ds = (p.to(dt).float() * (dp - delta)).to(dt).float()
+    else:
+        ds = (p * (dp - delta)).to(dt).float()
     dq = scale * (ds @ kr)
     dk = (1.0 if bug == "dk unscaled" else scale) * (ds.transpose(-1, -2) @ q.float())
 
@@ -82,21 +87,48 @@ def emulate(q, k, v, do, *, causal, scale, alignment, fused=True, bug=None):
         g = g.reshape(g.shape[0], hkv, group, *g.shape[2:])
         return g[:, :, 0] if bug == "no group sum" else g.sum(2)
 
-    return {"dq": dq.to(dt), "dk": fold(dk).to(dt), "dv": fold(dv).to(dt)}
+    return {"dq": dq.to(dt), "dk": fold(dk).to(dt), "dv": fold(dv).to(dt), "out": out}
 
 
-def ratios(q, k, v, do, kw, got):
+def ratios(q, k, v, do, kw, got, delta_from=None):
+    """Each gradient's error over its bound; ``delta_from``: the arithmetic said
+    (the output the backward saw is ``got["out"]``)."""
     grads = attention_grads(q, k, v, do, **kw)
     forward = attention_bounds(q, k, v, attention_parts(q, k, v, **kw), scale=kw["scale"])
-    bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=kw["scale"])
-    return {n: compare(n, got[n], grads[n], bounds[n], dtype=q.dtype).ratio for n in got}
+    bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=kw["scale"],
+                                   delta_from=delta_from, out=got["out"])
+    return {n: compare(n, got[n], grads[n], bounds[n], dtype=q.dtype).ratio
+            for n in ("dq", "dk", "dv")}
 
 
-@given(backward_inputs(), st.booleans())
-def test_faithful_backwards_are_within_the_bounds(inputs, fused):
+@given(backward_inputs(), st.booleans(), st.booleans())
+def test_faithful_backwards_are_within_the_bounds(inputs, fused, said):
+    """With its arithmetic said (``delta_from``) or not."""
     q, k, v, do, kw = inputs
-    worst = ratios(q, k, v, do, kw, emulate(q, k, v, do, fused=fused, **kw))
+    delta_from = ("output" if fused else "probs") if said else None
+    worst = ratios(q, k, v, do, kw, emulate(q, k, v, do, fused=fused, **kw), delta_from)
     assert max(worst.values()) <= 1.0, worst
+
+
+# A 16-bit intermediate on dS's way (dP rounded, or P in dS, or dP - delta
+# taken in 16 bits) adds errors of the size of dS's own rounding: a bound of
+# u |dS| per term has room for them, one that takes dS's rounding as it is
+# (signed, from dS or, fused, from the output the backward saw) has not.
+# Of six draws whose softmax has a gradient, one must fail.  (Of 694 such
+# draws, 673 failed with the arithmetic said, none without; of 558 fp16 draws
+# of a faithful backward, dQ passed half its bound in 324 said, 1 unsaid.)
+@given(st.lists(st.tuples(backward_inputs(dtype="float16", spreads=(0.1, 1.0)), st.booleans()),
+                min_size=6, max_size=6),
+       st.sampled_from(["dp half", "p half in ds", "ds difference half"]))
+def test_a_half_precision_step_to_ds_breaks_the_bounds_of_a_said_arithmetic(draws, bug):
+    seen = []
+    for (q, k, v, do, kw), fused in draws:
+        if _keys_seen(q, k, kw) < 2:
+            continue  # a row that sees one key has p = 1 and dS = 0, bug or not
+        got = emulate(q, k, v, do, fused=fused, bug=bug, **kw)
+        seen.append(ratios(q, k, v, do, kw, got, "output" if fused else "probs"))
+    if seen:
+        assert max(max(w["dq"], w["dk"]) for w in seen) > 1.0, seen
 
 
 def _keys_seen(q, k, kw) -> int:

@@ -30,15 +30,22 @@ from .oracle import attention_oracle
 GradExpected = dict[str, tuple[torch.Tensor, torch.Tensor]]
 
 
-def gradient_oracle(case: AttentionCase, built: Built) -> GradExpected:
-    """The oracle's dq, dk, dv for the case's inputs and dO, and their bounds."""
+def gradient_oracle(case: AttentionCase, built: Built, delta_from: str | None = None,
+                    out: torch.Tensor | None = None) -> GradExpected:
+    """The oracle's dq, dk, dv for the case's inputs and dO, and their bounds;
+    ``delta_from`` and ``out`` (the output the backward saw): how the backward
+    forms delta (``Implementation.backward_delta``), for bounds that know it."""
     q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
     scale = case.effective_scale
     grads = attention_grads(q, k, v, do, causal=case.causal, scale=scale,
                             alignment=case.alignment, window=case.window)
     _, forward = attention_oracle(case, built)
+    if delta_from == "output" and out is None:
+        delta_from = None
     bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=scale,
-                                   input_precision=case.input_precision, dtype=case.torch_dtype)
+                                   input_precision=case.input_precision, dtype=case.torch_dtype,
+                                   delta_from=delta_from,
+                                   out=None if out is None else on_oracle(out))
     return {name: (grads[name], bounds[name]) for name in GRADS}
 
 
@@ -58,21 +65,25 @@ def against_gradient_oracle(
     run = run or execute_backward(impl, case, built)
     parts, bounds = attention_oracle(case, built)
     out = compare("out", run.results["out"], parts["out"], bounds["out"], dtype=case.torch_dtype)
-    return [*run.safety, out, *_judge(run, gradient_oracle(case, built), case.torch_dtype)]
+    expected = gradient_oracle(case, built, impl.backward_delta, run.results["out"])
+    return [*run.safety, out, *_judge(run, expected, case.torch_dtype)]
 
 
 def gradients_agree(
     first: Implementation, second: Implementation, case: AttentionCase,
     built: Built | None = None,
 ) -> list[Verdict]:
-    """Two backwards agree within the sum of their bounds (twice the bound)."""
+    """Two backwards agree within the sum of their bounds, each its own (how
+    its backward forms delta, from the output it returned)."""
     built = built or build(case, backend.device())
     a, b = execute_backward(first, case, built), execute_backward(second, case, built)
     verdicts = [*a.safety, *b.safety]
-    for name, (_, bound) in gradient_oracle(case, built).items():
+    bound_a = gradient_oracle(case, built, first.backward_delta, a.results["out"])
+    bound_b = gradient_oracle(case, built, second.backward_delta, b.results["out"])
+    for name in GRADS:
         want = on_oracle(b.grads[name])
         verdicts.append(compare(f"{first.name} vs {second.name}: {name}", a.grads[name], want,
-                                2 * bound, dtype=case.torch_dtype))
+                                bound_a[name][1] + bound_b[name][1], dtype=case.torch_dtype))
     return verdicts
 
 
