@@ -6,7 +6,7 @@ Each plants a bug of a class that public attention backwards have had: a
 missing delta term, GQA gradients not summed over the group, dS not scaled,
 a causal mask wrong in the backward only, dO read through another tensor's
 strides, P recomputed in the wrong base, rows that see no key turned into
-NaN, tails of a block stored or summed unmasked.
+NaN, tails of a block stored or summed unmasked, a 16-bit intermediate.
 """
 
 from __future__ import annotations
@@ -84,6 +84,11 @@ FLASH_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
         "common = (*q.stride(), *k.stride(), *v.stride(), *out.stride())"),
        "dO addressed through O's strides (right only when both are laid out alike)",
        FLASH_BACKWARD),
+    _m("flash_bwd.dp_half_in_dq", "flash_backward.py",
+       ("    ds = p * (dp - delta[:, None])",
+        "    ds = p * (dp.to(k.dtype).to(tl.float32) - delta[:, None])"),
+       "dP rounded to the inputs' dtype before dS in dQ's pass: a 16-bit step where the "
+       "arithmetic keeps fp32 (a no-op in fp32)", FLASH_BACKWARD),
     _m("flash_bwd.dk_unscaled", "flash_backward.py",
        ("(dk * scale).to(dk_ptr.dtype.element_ty)", "dk.to(dk_ptr.dtype.element_ty)"),
        "dK = dS^T Q without the softmax scale", FLASH_BACKWARD),
