@@ -379,3 +379,14 @@ def test_a_refusal_inside_the_declared_support_is_one_finding_not_the_end(capsys
     assert {r[11] for r in rows} == {"oracle", "refuses", "metamorphic", "stateful"}, out
     assert all(int(r[2]) > 0 for r in rows) and "not started" not in out, out
     assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_how_a_backward_forms_delta_is_declared_in_one_line():
+    from attnfuzz.properties.checks.gradients import _delta_from
+
+    assert parse("backward=yes;backward_delta=output").backward_delta == "output"
+    with pytest.raises(ValueError, match=r"backward_delta= takes any or output or probs"):
+        parse("backward_delta=fused")
+    assert [_delta_from(implementations.get(n)) for n in ("flash", "decode", "naive")] == [
+        "output", "output", "probs"]
+    assert _delta_from(implementations.Implementation("x", "attention", print)) is None

@@ -118,8 +118,10 @@ SPLITS = ("num_splits", (DECODE_SPLITS, None, 1, 2, 3, 5, 7))
 PROGRAMS = ("programs", (HOPPER_PROGRAMS, None, 1, 3))
 
 # Autograd differentiates the attention kernels (their own backward kernels),
-# and they take sliding windows, as the softmax does.
-DIFFERENTIABLE = Support(backward=True, windows=True)
+# and they take sliding windows, as the softmax does.  The fused backward
+# forms delta from the output it saved, the three-kernel one from P and dP.
+FUSED = Support(backward=True, windows=True, backward_delta="output")
+THREE_KERNEL = Support(backward=True, windows=True, backward_delta="probs")
 
 # The Hopper kernel: 16-bit, D = Dv = 128, no window; its backward is flash's.
 HOPPER = Support(dtypes=("float16", "bfloat16"), head_dims=(128,), distinct_value_dim=False,
@@ -127,15 +129,14 @@ HOPPER = Support(dtypes=("float16", "bfloat16"), head_dims=(128,), distinct_valu
 
 IMPLEMENTATIONS = (
     Implementation("naive", "attention", _naive, description="three-kernel attention",
-                   campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
-                   backward_delta="probs", options=(OUT, ("return_probs", (True, False)))),
+                   campaign=True, bitwise_layouts=True, support=THREE_KERNEL,
+                   options=(OUT, ("return_probs", (True, False)))),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
-                   campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
-                   backward_delta="output", options=(OUT, LSE),
+                   campaign=True, bitwise_layouts=True, support=FUSED, options=(OUT, LSE),
                    reset=_reset_flash, varlen=_varlen, paged=_paged, serving_bits=True),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
-                   decode=True, campaign=True, bitwise_layouts=True, support=DIFFERENTIABLE,
-                   backward_delta="output", options=(OUT, LSE, SPLITS), reset=_reset_flash),
+                   decode=True, campaign=True, bitwise_layouts=True, support=FUSED,
+                   options=(OUT, LSE, SPLITS), reset=_reset_flash),
     Implementation("matmul", "matmul", _matmul, description="tiled matmul", campaign=True,
                    bitwise_layouts=True, options=(OUT,)),
     Implementation("matmul_nt", "matmul_nt", _matmul_nt, description="transpose-free a@b.T",

@@ -49,11 +49,6 @@ class Implementation:
     # it; a library may pick another GEMM for another stride (cuBLAS does), so
     # relations that change a layout hold others to their bounds instead.
     bitwise_layouts: bool = False
-    # How its backward forms delta = rowsum(dO * O): "output" from the output
-    # it returned (FlashAttention-2's way), "probs" as rowsum(P dP) (a
-    # three-kernel backward); None: unsaid.  Said, its 16-bit dQ and dK get
-    # bounds that know dS's rounding exactly (``reference.gradient_bounds``).
-    backward_delta: str | None = None
     # Serving entry points that the ``serving`` property packs this one's cases
     # through (``SERVING_CALLS``): ``varlen`` called as
     # ``flash_attention_varlen`` is, ``paged`` as ``flash_attention_paged`` is,

@@ -310,6 +310,10 @@ KEYS = {k.name: k for k in (
     Key("page_sizes", _Ints(), None, "page sizes of a paged KV cache"),
     Key("lse", _Flag(), False, "returns the log-sum-exp beside the output, as (out, lse)"),
     Key("backward", _Flag(), False, "differentiable: the gradient properties run too"),
+    Key("backward_delta", _Choice(("any", "output", "probs")), "any",
+        "how its backward forms delta = rowsum(dO O): output (from the output it returned, "
+        "as FlashAttention-2), probs (rowsum(P dP)); said, 16-bit dQ and dK are held to "
+        "bounds that know dS's rounding"),
     Key("windows", _Flag(), False, "takes window=(left, right): a third of the cases draw one"),
 )}
 
@@ -343,6 +347,7 @@ class Support:
     page_sizes: tuple[int, ...] | None = _default("page_sizes")
     lse: bool = _default("lse")
     backward: bool = _default("backward")
+    backward_delta: str = _default("backward_delta")
     windows: bool = _default("windows")
 
     def __post_init__(self) -> None:
