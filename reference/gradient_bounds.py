@@ -139,38 +139,41 @@ def _interval(x: torch.Tensor, e: torch.Tensor, dtype: torch.dtype
     return fx - x, torch.where(e > 0, jump, torch.zeros_like(jump)), reach
 
 
+def _rounded_dot(a: torch.Tensor, a_err: torch.Tensor, b: torch.Tensor, b_abs: torch.Tensor,
+                 dtype: torch.dtype, hkv: int | None = None) -> torch.Tensor:
+    """The error (fl(a^) - a) @ b carries, a^ within ``a_err`` of a and rounded
+    to ``dtype`` (``_interval``): the rounding at a, signed and summed exactly,
+    plus the jumps a^ may make past a rounding boundary; or, for an arithmetic
+    that does not round a^, the error it carried in.  With ``hkv``, a^T @ b
+    summed over each KV head's group (dK, dV) instead of a @ b (dQ)."""
+    def dot(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        return x @ y if hkv is None else _group_sum(x.transpose(-1, -2) @ y, hkv)
+
+    rnd, jump, _ = _interval(a, a_err, dtype)
+    return torch.maximum(dot(rnd, b).abs() + dot(jump, b_abs), dot(a_err, b_abs))
+
+
 def _ds_rounded(
     centre: torch.Tensor, e_pre: torch.Tensor, q: torch.Tensor, k: torch.Tensor,
     qa: torch.Tensor, ka: torch.Tensor, scale: float, dtype: torch.dtype,
     input_precision: str, visible: torch.Tensor, hkv: int, floor_s: float,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """dQ's and dK's bounds about their values at dS = ``centre`` when the
-    kernel's fp32 dS^ (within ``e_pre`` of it) is rounded to ``dtype`` before
-    the dots (see the module docstring); q, k signed float64 (k per query
-    head), qa, ka their magnitudes."""
+    """dQ's and dK's bounds about their values at dS = ``centre`` (0 where
+    masked) when the kernel's fp32 dS^ (within ``e_pre`` of it, 0 where masked)
+    is rounded to ``dtype`` before the dots, with the scale applied after them
+    or before the rounding (see the module docstring); q, k signed float64 (k
+    per query head), qa, ka their magnitudes."""
     s = abs(scale)
-    zero = torch.zeros_like(centre)
     sk, n_k = centre.shape[-1], centre.shape[-2] * (q.shape[1] // max(hkv, 1))
-    u = unit_roundoff(dtype)
-    # Each variant: (the dS the dots see, its error before the rounding, the
-    # factor applied after the dots).
-    variants = [(centre, e_pre, s),
-                (scale * centre, s * e_pre + U32 * s * (centre.abs() + e_pre), 1.0)]
-    dq = dk = None
-    for a, e, after in variants:
-        rnd, jump, _ = _interval(a, e, dtype)
-        rnd, jump = torch.where(visible, rnd, zero), torch.where(visible, jump, zero)
-        vq = after * ((rnd @ k).abs() + jump @ ka)
-        vk = after * (_group_sum(rnd.transpose(-1, -2) @ q, hkv).abs()
-                      + _group_sum(jump.transpose(-1, -2) @ qa, hkv))
-        dq = vq if dq is None else torch.maximum(dq, vq)
-        dk = vk if dk is None else torch.maximum(dk, vk)
-    # Not rounded at all: the error it carried in.
-    dq = torch.maximum(dq, s * (e_pre @ ka))
-    dk = torch.maximum(dk, s * _group_sum(e_pre.transpose(-1, -2) @ qa, hkv))
+    before = s * e_pre + U32 * s * (centre.abs() + e_pre)  # fl(scale * dS^)'s error before rounding
+    dq = torch.maximum(s * _rounded_dot(centre, e_pre, k, ka, dtype),
+                       _rounded_dot(scale * centre, before, k, ka, dtype))
+    dk = torch.maximum(s * _rounded_dot(centre, e_pre, q, qa, dtype, hkv),
+                       _rounded_dot(scale * centre, before, q, qa, dtype, hkv))
     # The dots' own rounding (and the scale's, in fp32) over |dS~| <= (1 + u)
     # (|dS_c| + e_pre) + floor', and flushed subnormals.
-    mag = torch.where(visible, (1 + u) * (centre.abs() + e_pre) + floor_s, zero)
+    mag = torch.where(visible, (1 + unit_roundoff(dtype)) * (centre.abs() + e_pre) + floor_s,
+                      torch.zeros_like(centre))
     dq = dq + s * ((dot_coeff(sk, dtype, input_precision) + 2 * U32) * (mag @ ka)
                    + sk * TINY32 + floor_s * ka.sum(-2, keepdim=True))
     dk = dk + s * (_group_sum((dot_coeff(n_k, dtype, input_precision) + 2 * U32)
@@ -242,72 +245,38 @@ def attention_grad_bounds(
         mags = a_mag.transpose(-1, -2) @ b_abs
         return _group_sum(per_head + dot_coeff(n, dtype, input_precision) * mags, hkv) + n * TINY32
 
-    def kv_rounded(a: torch.Tensor, a_err: torch.Tensor, b: torch.Tensor,
-                   b_abs: torch.Tensor) -> torch.Tensor:
-        """The error sum over (group, Sq) of (fl(a^) - a)^T b carries (a^ within
-        a_err of a, rounded to the inputs' dtype; ``_interval``): the rounding
-        at a, signed and summed exactly, plus the jumps a^ may make past a
-        rounding boundary; or, for an arithmetic that does not round a^, the
-        error it carried in."""
-        rnd, jump, _ = _interval(a, a_err, dtype)
-        signed = _group_sum(rnd.transpose(-1, -2) @ b, hkv).abs()
-        rounded = signed + _group_sum(jump.transpose(-1, -2) @ b_abs, hkv)
-        return torch.maximum(rounded, _group_sum(a_err.transpose(-1, -2) @ b_abs, hkv))
-
     if u:
-        # P~ = fl(p^): its error, rounding included, is what kv_rounded bounds
+        # P~ = fl(p^): its error, rounding included, is what _rounded_dot bounds
         # (p^ + r still bounds |P~| in the dot's own rounding term).
         do64 = do.to(p.device, torch.float64)
-        dv_inner = kv_rounded(p, e_p, do64, doa) + kv_dot(zero, p_hat + r, doa)
+        dv_inner = (_rounded_dot(p, e_p, do64, doa, dtype, hkv)
+                    + kv_dot(zero, p_hat + r, doa))
     else:
         dv_inner = kv_dot(e_p + r, p_hat + r, doa)
 
     e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
     dp_abs = grads["dp"].abs()
-    out_err = forward["out"]
-    out_abs = grads["out"].abs()
-    fused_delta = (doa * out_err).sum(-1, keepdim=True) + dot_coeff(dv_dim, torch.float32) * (
-        doa * (out_abs + out_err)
-    ).sum(-1, keepdim=True) + dv_dim * TINY32
     three_delta = (e_p * dp_abs + p_hat * e_dp).sum(-1, keepdim=True) + dot_coeff(
         sk, torch.float32
     ) * (p_hat * (dp_abs + e_dp)).sum(-1, keepdim=True) + sk * TINY32
-    e_delta = torch.maximum(fused_delta, three_delta)
-
-    gap = (grads["dp"] - grads["delta"]).abs()
-    e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
-    ds_mag = grads["ds"].abs() + e_ds
     floor_s = 0.0 if scale == 0 else floor * max(1.0, 1 / abs(scale))
-    e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
-    ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
-
-    # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^ in
-    # the inputs' dtype, rounded after a forward whose rounding of its
-    # unnormalised weights depends on its running maxima): no exact value of
-    # dS^ to round here, so dS's rounding stays u |dS^| at worst, unlike P's.
     s = abs(scale)
-    dq_inner = s * (
-        e_ds @ ka
-        + (dot_coeff(sk, dtype, input_precision) + 2 * U32) * (ds_mag @ ka)
-        + sk * TINY32
-    )
-    dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, hkv)
-    dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
+
     if u and delta_from is not None:
         q64, k64 = (t.to(p.device, torch.float64) for t in (q, k))
         k64 = k64.repeat_interleave(group, dim=1)
-        do64 = do.to(p.device, torch.float64)
         if delta_from == "probs":
-            centre, e_centre, dq_c, dk_c = grads["ds"], three_delta, grads["dq"], grads["dk"]
+            delta_c, e_centre = grads["delta"], three_delta
+            centre, dq_c, dk_c = grads["ds"], grads["dq"], grads["dk"]
         else:
             o_hat = out.to(p.device, torch.float64)
-            delta_o = (do64 * o_hat).sum(-1, keepdim=True)
-            centre = torch.where(visible, p * (grads["dp"] - delta_o), zero)
+            delta_c = (do64 * o_hat).sum(-1, keepdim=True)  # do64: from dV's 16-bit step
+            centre = torch.where(visible, p * (grads["dp"] - delta_c), zero)
             e_centre = dot_coeff(dv_dim, torch.float32) * (
                 doa * o_hat.abs()).sum(-1, keepdim=True) + dv_dim * TINY32
             dq_c = scale * (centre @ k64)
             dk_c = _group_sum(scale * (centre.transpose(-1, -2) @ q64), hkv)
-        gap_c = (grads["dp"] - (grads["delta"] if delta_from == "probs" else delta_o)).abs()
+        gap_c = (grads["dp"] - delta_c).abs()
         e_pre = e_p * gap_c + p_hat * (e_dp + e_centre) + 3 * U32 * p_hat * (
             gap_c + e_dp + e_centre)
         e_pre = torch.where(visible, e_pre, zero)
@@ -316,6 +285,27 @@ def attention_grad_bounds(
             floor_s)
         dq_inner = dq_inner + (dq_c - grads["dq"]).abs()
         dk_inner = dk_inner + (dk_c - grads["dk"]).abs()
+    else:
+        out_err = forward["out"]
+        fused_delta = (doa * out_err).sum(-1, keepdim=True) + dot_coeff(
+            dv_dim, torch.float32) * (doa * (grads["out"].abs() + out_err)).sum(
+            -1, keepdim=True) + dv_dim * TINY32
+        e_delta = torch.maximum(fused_delta, three_delta)
+        gap = (grads["dp"] - grads["delta"]).abs()
+        e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
+        ds_mag = grads["ds"].abs() + e_ds
+        e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
+        ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
+        # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^
+        # in the inputs' dtype, anywhere within the forward's bound): no exact
+        # value of dS^ to round here, so dS's rounding stays u |dS^| at worst.
+        dq_inner = s * (
+            e_ds @ ka
+            + (dot_coeff(sk, dtype, input_precision) + 2 * U32) * (ds_mag @ ka)
+            + sk * TINY32
+        )
+        dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, hkv)
+        dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
     # The oracle's longest chain of float64 roundings: the softmax (exp, the
     # row sum over Sk, division), dP over Dv, delta over Dv or Sk, then a
     # gradient's dot over Sk or G Sq terms; 16 for the steps in between.
