@@ -588,6 +588,10 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
     relations = harness.write_dump("gradient_relations", f"{MODULE}:mine@attnfuzz", GRAD_CASE,
                                    [], root=tmp_path / "r")
     builtin = harness.write_dump("oracle", "matmul", MatmulCase(), [], root=tmp_path / "b")
+    # Its gradients' bounds need the output the function returned, which a dump does not hold.
+    from_output = harness.write_dump(
+        "gradients", f"{MODULE}:mine@attnfuzz#backward=yes;backward_delta=output", GRAD_CASE,
+        [], root=tmp_path / "o")
     not_a_dump = tmp_path / "empty"
     not_a_dump.mkdir()
     rows = [
@@ -598,6 +602,7 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
         (relations, "repro.py", "a gradient_relations dump: --export writes scripts for "
          "oracle and gradients dumps only"),
         (builtin, "repro.py", "matmul is not exported"),
+        (from_output, "repro.py", "forms its backward's delta from its output"),
         (good, str(tmp_path / "no" / "such" / "dir" / "repro.py"), "cannot write the script"),
         (good, str(tmp_path), "cannot write the script"),
     ]

@@ -54,6 +54,7 @@ import json
 import textwrap
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import torch
 
@@ -65,6 +66,9 @@ from ..implementations import conventions, sdpa
 from ..model.cases import AttentionCase, with_inputs
 from . import export_code as script_code
 from .harness import DumpError, load_dump
+
+if TYPE_CHECKING:
+    from ..implementations.support import Support
 
 WIDTH = 96  # of the script's lines (the project's limit is 100)
 CHUNK = 76  # base64 characters a line
@@ -153,7 +157,13 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     built = with_inputs(case, saved)
     expected = EXPECTED[case.kind](case, built)
     if backward:  # rounded to the inputs' dtype, as attnfuzz judges them
-        grads = gradient_oracle(case, built)
+        delta_from = _declared(impl).backward_delta
+        if delta_from == "output":
+            raise ExportError(
+                f"{where}: {impl} forms its backward's delta from its output "
+                "(backward_delta=output), and its gradients' bounds need that output, which "
+                "only a run gives: use attnfuzz replay")
+        grads = gradient_oracle(case, built, None if delta_from == "any" else delta_from)
         expected.update({n: (*grads[n], case.torch_dtype) for n in GRADS})
     found_on_gpu = (record.get("versions") or {}).get("backend") == "gpu"
     gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
@@ -161,7 +171,7 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     parts = [
         _header(where, record, case, target, name, saved),
         _imports(case, target),
-        _settings(case, target, device, _page_sizes(impl)),
+        _settings(case, target, device, _declared(impl).page_sizes),
         _data(saved, expected),
         script_code.INPUTS,
         script_code.VISIBILITY,
@@ -419,12 +429,12 @@ def _literal(name: str, value: str, indent: str = "") -> list[str]:
     return [f"{indent}{name} = (", *(f"{indent}    {json.dumps(p)}" for p in pieces), f"{indent})"]
 
 
-def _page_sizes(impl: str) -> tuple[int, ...] | None:
-    """The page sizes an implementation's name declares (its ``#SPEC``), if any."""
+def _declared(impl: str) -> Support:
+    """The support an implementation's name declares (its ``#SPEC``), read
+    without importing it."""
     from ..implementations import support
 
-    spec = impl.partition("#")[2]
-    return support.parse(spec).page_sizes if spec else None
+    return support.parse(impl.partition("#")[2])
 
 
 def _settings(case: AttentionCase, target: tuple[str, ...], device: str,
