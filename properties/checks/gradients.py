@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import torch
 
-from ...reference import Verdict, compare
+from ...reference import Verdict, attention_bounds, compare
 from ...reference.gradient_bounds import attention_grad_bounds
 from ...reference.gradients import attention_grads
 from .. import backend
@@ -24,29 +24,47 @@ from ..implementations import Implementation
 from ..model.cases import AttentionCase, Built, build, on_oracle
 from ..model.layouts import Layout
 from .execution import GRADS, BackwardRun, bitwise, execute_backward
-from .oracle import attention_oracle
 
 # name -> (exact value, bound); every gradient is rounded to the inputs' dtype.
 GradExpected = dict[str, tuple[torch.Tensor, torch.Tensor]]
 
 
-def gradient_oracle(case: AttentionCase, built: Built, delta_from: str | None = None,
-                    out: torch.Tensor | None = None) -> GradExpected:
-    """The oracle's dq, dk, dv for the case's inputs and dO, and their bounds;
-    ``delta_from`` and ``out`` (the output the backward saw): how the backward
-    forms delta (``_delta_from``), for bounds that know it."""
+Oracle = tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]
+
+
+def _oracle(case: AttentionCase, built: Built) -> Oracle:
+    """The oracle's gradients (with the forward's parts) and the forward's
+    bounds, for the case's inputs and dO: once per case, however many
+    backwards are judged by them."""
     q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
     scale = case.effective_scale
     grads = attention_grads(q, k, v, do, causal=case.causal, scale=scale,
                             alignment=case.alignment, window=case.window)
-    _, forward = attention_oracle(case, built)
-    if delta_from == "output" and out is None:
-        delta_from = None
-    bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=scale,
+    forward = attention_bounds(q, k, v, grads, scale=scale,
+                               input_precision=case.input_precision, dtype=case.torch_dtype)
+    return grads, forward
+
+
+def _expected(case: AttentionCase, built: Built, oracle: Oracle, delta_from: str | None = None,
+              out: torch.Tensor | None = None) -> GradExpected:
+    """dq, dk, dv and their bounds; ``delta_from`` and ``out`` (the output the
+    backward saw): how the backward forms delta (``_delta_from``), for bounds
+    that know it."""
+    grads, forward = oracle
+    q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
+    bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=case.effective_scale,
                                    input_precision=case.input_precision, dtype=case.torch_dtype,
                                    delta_from=delta_from,
                                    out=None if out is None else on_oracle(out))
     return {name: (grads[name], bounds[name]) for name in GRADS}
+
+
+def gradient_oracle(case: AttentionCase, built: Built,
+                    delta_from: str | None = None) -> GradExpected:
+    """The oracle's dq, dk, dv for the case's inputs and dO, and their bounds
+    for a backward that forms delta as ``delta_from`` says ("probs", or None
+    for either way; "output" needs the output a run returned)."""
+    return _expected(case, built, _oracle(case, built), delta_from)
 
 
 def _delta_from(impl: Implementation) -> str | None:
@@ -69,9 +87,10 @@ def against_gradient_oracle(
     ``run``: the backward already run on ``built``."""
     built = built or build(case, backend.device())
     run = run or execute_backward(impl, case, built)
-    parts, bounds = attention_oracle(case, built)
-    out = compare("out", run.results["out"], parts["out"], bounds["out"], dtype=case.torch_dtype)
-    expected = gradient_oracle(case, built, _delta_from(impl), run.results["out"])
+    oracle = _oracle(case, built)
+    grads, forward = oracle
+    out = compare("out", run.results["out"], grads["out"], forward["out"], dtype=case.torch_dtype)
+    expected = _expected(case, built, oracle, _delta_from(impl), run.results["out"])
     return [*run.safety, out, *_judge(run, expected, case.torch_dtype)]
 
 
@@ -84,8 +103,9 @@ def gradients_agree(
     built = built or build(case, backend.device())
     a, b = execute_backward(first, case, built), execute_backward(second, case, built)
     verdicts = [*a.safety, *b.safety]
-    bound_a = gradient_oracle(case, built, _delta_from(first), a.results["out"])
-    bound_b = gradient_oracle(case, built, _delta_from(second), b.results["out"])
+    oracle = _oracle(case, built)
+    bound_a = _expected(case, built, oracle, _delta_from(first), a.results["out"])
+    bound_b = _expected(case, built, oracle, _delta_from(second), b.results["out"])
     for name in GRADS:
         want = on_oracle(b.grads[name])
         verdicts.append(compare(f"{first.name} vs {second.name}: {name}", a.grads[name], want,
