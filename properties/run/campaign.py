@@ -121,7 +121,7 @@ class RoundState:
     check: str = ""
     worst_case: str = ""
     findings: list[dict] = field(default_factory=list)  # one per signature
-    repeats: int = 0  # findings again of a signature already found (with --keep-going)
+    repeats: int = 0  # findings again of a signature already found (not reported twice)
     out_of_memory: int = 0  # cases skipped: a call ran out of device memory
     errors: list[str] = field(default_factory=list)
 
