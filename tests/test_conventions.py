@@ -207,6 +207,19 @@ def test_a_paged_decode_step_runs_over_a_cache_longer_than_one_key_block():
         assert failing == ({"paged decode over a long cache"} if fails else set()), verdicts
 
 
+@pytest.mark.parametrize(("function", "convention"), [VARLEN, PAGED, PAGED_VARLEN])
+def test_a_serving_call_takes_the_default_scale_where_the_case_draws_none(function, convention):
+    """A case without a scale calls the serving entry points without one too:
+    a twin whose own default is 1/D fails there, the right one passes."""
+    from attnfuzz.properties.model.cases import AttentionCase
+
+    case = AttentionCase(batch=2, sq=3, sk=9, d=16, dv=16, causal=True, scale=None)
+    for name, fails in ((function, False), (f"{function}_default_scale", True)):
+        impl = implementations.get(f"{MODULE}:{name}@{convention}")
+        verdicts = checks.get("serving").run(impl, case)
+        assert any(not v.ok for v in verdicts) == fails, (name, verdicts)
+
+
 def test_a_paged_function_is_drawn_only_what_its_call_can_say():
     impl = implementations.get(f"{MODULE}:{PAGED[0]}@{PAGED[1]}")
     assert impl.new_tokens and impl.alignments == ("bottom_right",) and impl.paged is not None

@@ -127,7 +127,9 @@ class _Alone:
 
 
 def _common(case: AttentionCase) -> dict:
-    return dict(causal=case.causal, scale=case.effective_scale, window=case.window,
+    # The case's own scale, None too: each serving entry point computes its
+    # default itself, as a forward call's does.
+    return dict(causal=case.causal, scale=case.scale, window=case.window,
                 input_precision=case.input_precision)
 
 
