@@ -32,7 +32,13 @@ from hypothesis import HealthCheck, find, given, settings
 from attnfuzz.properties import checks, implementations, strategies
 from attnfuzz.properties.checks.execution import contiguous_strides
 from attnfuzz.properties.implementations import Implementation, Support, builtin
-from attnfuzz.properties.model.cases import AttentionCase, Serving, from_json, to_json
+from attnfuzz.properties.model.cases import (
+    AttentionCase,
+    Serving,
+    SoftmaxCase,
+    from_json,
+    to_json,
+)
 from tests.user_attention import mine
 
 # Rows a kernel's program owns, as the fused prefill's 64-row tiles.
@@ -287,3 +293,48 @@ def test_an_interleaved_out_is_refused_needlessly_or_checked():
         _with_out("stores contiguously", _naive_storing_contiguously), case)
     bad = [v.check for v in accepted if not v.ok]
     assert any("input q modified" in c for c in bad), bad
+
+
+def _no_overlap_check(out, inputs, in_place):
+    """The overlap check of a kernel that has none."""
+
+
+def _in_place_by_address(out, inputs, in_place):
+    """An in-place check that compares address and shape, not strides."""
+    from attnfuzz.kernels._checks import _span
+
+    for name, t in inputs:
+        if _span(t)[0] == _span(out)[0] and t.shape == out.shape and in_place:
+            continue
+        if _span(t)[0] < _span(out)[1] and _span(out)[0] < _span(t)[1]:
+            raise ValueError(f"out overlaps {name}")
+
+
+TWO_BATCHES = dataclasses.replace(SMALL, batch=2, dv=16)
+
+
+# The softmax alone may run in place, so only its check can mistake an input
+# seen through other strides for the input itself.
+@pytest.mark.parametrize(("impl", "case", "check"), [
+    ("flash", TWO_BATCHES, _no_overlap_check),
+    ("decode", TWO_BATCHES, _no_overlap_check),
+    ("softmax", SoftmaxCase(shape=(2, 3, 5)), _no_overlap_check),
+    ("softmax", SoftmaxCase(shape=(2, 3, 5)), _in_place_by_address),
+])
+def test_an_out_over_an_input_in_reverse_order_shows_a_missing_overlap_check(
+        monkeypatch, impl, case, check):
+    """Over an input's first elements in its own order, an out is written
+    where the program writing it has already read (the interpreter runs
+    programs in order): a kernel without an overlap check passes.  Its dims
+    reversed, the first program's stores land in later programs' inputs."""
+    from attnfuzz.kernels import _checks
+
+    monkeypatch.setattr(_checks, "_check_no_overlap", check)
+    ok = {}
+    for kind in ("overlapping an input", "overlapping an input, dims reversed"):
+        verdicts = checks.get("bad_out").run(implementations.get(impl),
+                                             dataclasses.replace(case, options=(("out", kind),)))
+        ok[kind] = all(v.ok for v in verdicts)
+    assert not ok["overlapping an input, dims reversed"], ok
+    if check is _no_overlap_check:
+        assert ok["overlapping an input"], ok  # why the reversed one is drawn

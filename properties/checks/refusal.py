@@ -97,6 +97,21 @@ def _overlapping_an_input(case: Case, built: Built) -> torch.Tensor | None:
     return t.as_strided(shape, contiguous_strides(shape), t.storage_offset())
 
 
+def _over_an_input_dims_reversed(case: Case, built: Built) -> torch.Tensor | None:
+    """The same elements as ``_overlapping_an_input``, its dims laid out in
+    reverse (the last outermost).  Its first rows then cover memory that the
+    input's later rows, batches and heads live in: a kernel that accepts it
+    reads what it already wrote once its programs pass the first, and on the
+    interpreter, whose programs run in order, only such an out shows that.
+    Over an input in the natural order, it is that input seen through other
+    strides, the same address and shape: an in-place check must tell it apart."""
+    out = _overlapping_an_input(case, built)
+    if out is None or out.dim() < 2:
+        return None
+    reversed_strides = contiguous_strides(tuple(out.shape)[::-1])[::-1]
+    return out.as_strided(out.shape, reversed_strides, out.storage_offset())
+
+
 def _overlapping_itself(case: Case, built: Built) -> torch.Tensor | None:
     shape = case.out_shape()
     wide = [i for i, n in enumerate(shape) if n > 1]
@@ -125,6 +140,7 @@ def _interleaved_with_an_input(case: Case, built: Built) -> tuple[list, torch.Te
 
 BAD_OUTS = {
     "overlapping an input": _overlapping_an_input,
+    "overlapping an input, dims reversed": _over_an_input_dims_reversed,
     "overlapping itself": _overlapping_itself,
     "interleaved with an input": _interleaved_with_an_input,
 }
