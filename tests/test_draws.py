@@ -338,3 +338,22 @@ def test_an_out_over_an_input_in_reverse_order_shows_a_missing_overlap_check(
     assert not ok["overlapping an input, dims reversed"], ok
     if check is _no_overlap_check:
         assert ok["overlapping an input"], ok  # why the reversed one is drawn
+
+
+@pytest.mark.parametrize(("impl", "case"), [
+    ("flash", TWO_BATCHES), ("decode", TWO_BATCHES), ("naive", TWO_BATCHES),
+    ("softmax", SoftmaxCase(shape=(2, 3, 5))),
+])
+def test_an_out_sharing_only_an_inputs_last_element_is_refused(monkeypatch, impl, case):
+    """An overlap check whose span stops at the start of an input's last
+    element, not past it, accepts an out that begins there; the first
+    program's store then changes what a later one reads."""
+    from attnfuzz.kernels import _checks
+
+    case = dataclasses.replace(case, options=(("out", "sharing an input's last element"),))
+    right = checks.get("bad_out").run(implementations.get(impl), case)
+    assert all(v.ok for v in right) and "refused" in right[0].check, right
+    span = _checks._span
+    monkeypatch.setattr(_checks, "_span", lambda t: (span(t)[0], span(t)[1] - t.element_size()))
+    planted = checks.get("bad_out").run(implementations.get(impl), case)
+    assert not all(v.ok for v in planted), planted
