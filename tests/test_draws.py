@@ -357,3 +357,30 @@ def test_an_out_sharing_only_an_inputs_last_element_is_refused(monkeypatch, impl
     monkeypatch.setattr(_checks, "_span", lambda t: (span(t)[0], span(t)[1] - t.element_size()))
     planted = checks.get("bad_out").run(implementations.get(impl), case)
     assert not all(v.ok for v in planted), planted
+
+
+def _same_dtype_for_the_second_input_only(names, tensors):
+    """A dtype check that compares the second input with the first, not the third."""
+    if tensors[1].dtype != tensors[0].dtype:
+        raise TypeError(f"{names[1]} has another dtype")
+
+
+@pytest.mark.parametrize("impl", ["flash", "decode", "naive"])
+def test_an_input_in_another_dtype_is_refused_or_computed_at_the_outputs(monkeypatch, impl):
+    """A float32 call with a float16 v: refused by a kernel that checks every
+    input's dtype; let through by one that checks only k's, it is computed at
+    v's 16 bits and misses the float32 bound.  A plain float32 torch function
+    answers right, and a 16-bit case with a float32 v is refused."""
+    from attnfuzz.kernels import _checks
+
+    prop = checks.get("mixed_dtypes")
+    case = dataclasses.replace(TWO_BATCHES, options=(("mixed", "v float16"),))
+    wide = dataclasses.replace(TWO_BATCHES, dtype="float16", options=(("mixed", "v float32"),))
+    for right in (case, wide):
+        (verdict,) = prop.run(implementations.get(impl), right)
+        assert verdict.ok and "refused" in verdict.check, verdict
+    plain = implementations.get("tests.user_attention:mine@attnfuzz")
+    assert all(v.ok for v in prop.run(plain, case))
+    monkeypatch.setattr(_checks, "check_same_dtype_device", _same_dtype_for_the_second_input_only)
+    (planted,) = prop.run(implementations.get(impl), case)
+    assert not planted.ok and planted.kind == "not refused", planted

@@ -31,7 +31,13 @@ from .gradients import (
 )
 from .metamorphic import attention_metamorphic
 from .oracle import against_oracle
-from .refusal import BAD_OUTS, bad_out_refused, refused_or_right
+from .refusal import (
+    BAD_OUTS,
+    bad_out_refused,
+    mixed_dtype_refused,
+    other_input_dtypes,
+    refused_or_right,
+)
 from .serving import serving_relations
 from .softmax import softmax_invariants, softmax_shift_invariance
 from .trial import Trial
@@ -240,6 +246,19 @@ PROPERTIES: dict[str, Property] = {
                                      keys_cover_queries=impl.new_tokens),
                 st.sampled_from(tuple(BAD_OUTS)),
             ).map(lambda t: replace(t[0], options=(("out", t[1]),))),
+        ),
+        Property(
+            "mixed_dtypes", ("attention", "matmul"), _alone(mixed_dtype_refused),
+            "an input after the first in another dtype (the same values) is refused, or "
+            "the answer is right at the first input's dtype",
+            only=lambda impl: impl.writes_out, judges_refusals=True,
+            draws=lambda impl, dtype, max_len: strategies.cases_for(
+                impl.op, dtype, decode=impl.decode, max_len=max_len, alignments=impl.alignments,
+                support=impl.support, keys_cover_queries=impl.new_tokens,
+            ).flatmap(lambda case: st.tuples(
+                st.just(case), st.sampled_from(list(case.shapes())[1:]),
+                st.sampled_from(other_input_dtypes(case.dtype)),
+            )).map(lambda t: replace(t[0], options=(("mixed", f"{t[1]} {t[2]}"),))),
         ),
         Property(
             stateful.NAME, implementations.OPS, _alone(against_oracle),

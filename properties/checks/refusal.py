@@ -211,3 +211,54 @@ def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None
             verdicts.append(flag(f"out {kind}: input {role} modified", ~same_bits(was, t), t,
                                  kind="memory", want=was))
     return verdicts
+
+
+# --- an input in another dtype -----------------------------------------------------------
+#
+# The output takes the first input's dtype, and so does its bound.  The other
+# dtype holds the same values: a float32 case's input is rounded to 16 bits
+# (the oracle sees the rounded values, which float32 holds exactly), a 16-bit
+# case's is widened to float32 (exactly).  So an implementation that computes
+# in the output's dtype, or converts the odd input to it, answers right; one
+# that lets the odd input's dtype set its arithmetic (a float32 call computed
+# at 16 bits) or misreads its memory does not, and refusing is always right.
+def other_input_dtypes(dtype: str) -> tuple[str, ...]:
+    """The dtypes an input of a ``dtype`` case may come in, the same values held."""
+    if dtype != "float32":
+        return ("float32",)
+    return ("float16", "bfloat16") if backend.supports_bf16() else ("float16",)
+
+
+def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = None
+                        ) -> list[Verdict]:
+    """The case's input named by its ``mixed`` option ("ROLE DTYPE", never the
+    first input) in that dtype: refused with an exception, or the output right
+    within the bound of the case's own dtype; a wrong answer is ``not refused``."""
+    built = built or build(case, backend.device())
+    options = dict(case.options)
+    role, _, dtype = str(options.pop("mixed", "")).partition(" ")
+    roles = list(case.shapes())
+    if role not in roles[1:] or dtype not in other_input_dtypes(case.dtype):
+        raise ValueError(f"the case's mixed option must be 'ROLE DTYPE' with ROLE one of "
+                         f"{', '.join(roles[1:])} and DTYPE one of "
+                         f"{', '.join(other_input_dtypes(case.dtype))}, got {options!r}")
+    odd = built.inputs[role].to(getattr(torch, dtype))
+    exact = dict(built.exact)
+    exact[role] = odd.to(device=exact[role].device, dtype=torch.float64)
+    inputs = [odd if r == role else built.inputs[r] for r in roles]
+    what = f"{role} in {dtype}"
+    try:
+        results = impl.run(*inputs, None, **case.kwargs(), **options)
+    except ContractViolation:
+        raise
+    except Exception as exc:
+        if context_killer(exc):
+            raise
+        error = getattr(exc, "error", exc)
+        nan = math.nan
+        return [Verdict(f"{what}: refused ({type(error).__name__})", 0.0, 0.0, 0.0, (), nan, nan)]
+    seen = dataclasses.replace(built, exact=exact)
+    want, bound, out_dtype = EXPECTED[case.kind](case, seen)["out"]
+    verdict = compare(what, results["out"], want, bound, dtype=out_dtype)
+    return [verdict if verdict.ok else dataclasses.replace(
+        verdict, check=f"{what}, not refused", kind="not refused")]

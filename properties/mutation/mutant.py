@@ -75,8 +75,8 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "_tuning.py": (*FLASH, *DECODE[:2], *SERVING, *STATEFUL),
     "flash_backward.py": FLASH_BACKWARD,
     "serving.py": SERVING,
-    "_checks.py": (*ALL_ATTENTION, *BAD_OUT, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0],
-                   ("oracle", "matmul", "float32")),
+    "_checks.py": (*ALL_ATTENTION, *BAD_OUT, ("mixed_dtypes", "flash", "float32"),
+                   *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0], ("oracle", "matmul", "float32")),
     "_launch.py": (*ALL_ATTENTION, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0], *STATEFUL),
     "hopper_prefill.py": HOPPER,
 }
