@@ -31,6 +31,7 @@ from hypothesis import HealthCheck, find, given, settings
 
 from attnfuzz.properties import checks, implementations, strategies
 from attnfuzz.properties.checks.execution import contiguous_strides
+from attnfuzz.properties.checks.refusal import shape_breaks
 from attnfuzz.properties.implementations import Implementation, Support, builtin
 from attnfuzz.properties.model.cases import (
     AttentionCase,
@@ -384,3 +385,26 @@ def test_an_input_in_another_dtype_is_refused_or_computed_at_the_outputs(monkeyp
     monkeypatch.setattr(_checks, "check_same_dtype_device", _same_dtype_for_the_second_input_only)
     (planted,) = prop.run(implementations.get(impl), case)
     assert not planted.ok and planted.kind == "not refused", planted
+
+
+@pytest.mark.parametrize("impl", ["flash", "decode", "naive", "sdpa_math",
+                                  "tests.user_attention:mine@attnfuzz"])
+def test_inputs_whose_shapes_disagree_are_refused(impl):
+    prop = checks.get("bad_shapes")
+    gqa = dataclasses.replace(TWO_BATCHES, hq=4, hkv=2)
+    assert len(shape_breaks(gqa)) == 6
+    for case in (TWO_BATCHES, gqa):
+        for name in shape_breaks(case):
+            (verdict,) = prop.run(implementations.get(impl),
+                                  dataclasses.replace(case, options=(("shapes", name),)))
+            assert verdict.ok and "refused" in verdict.check, verdict
+
+
+def test_a_function_that_answers_inputs_whose_shapes_disagree_is_found():
+    """A function that trims k and v to agree answers; every answer is a finding."""
+    prop = checks.get("bad_shapes")
+    lenient = implementations.get("tests.user_attention:mine_lenient@attnfuzz")
+    answered = {name for name in shape_breaks(TWO_BATCHES) if not prop.run(
+        lenient, dataclasses.replace(TWO_BATCHES, options=(("shapes", name),)))[0].ok}
+    assert answered == {"v with one more key than k", "k with one more key than v",
+                        "k with one more head dim than q"}, answered

@@ -33,10 +33,13 @@ from .metamorphic import attention_metamorphic
 from .oracle import against_oracle
 from .refusal import (
     BAD_OUTS,
+    SHAPE_CONVENTIONS,
     bad_out_refused,
+    bad_shapes_refused,
     mixed_dtype_refused,
     other_input_dtypes,
     refused_or_right,
+    shape_breaks,
 )
 from .serving import serving_relations
 from .softmax import softmax_invariants, softmax_shift_invariance
@@ -259,6 +262,17 @@ PROPERTIES: dict[str, Property] = {
                 st.just(case), st.sampled_from(list(case.shapes())[1:]),
                 st.sampled_from(other_input_dtypes(case.dtype)),
             )).map(lambda t: replace(t[0], options=(("mixed", f"{t[1]} {t[2]}"),))),
+        ),
+        Property(
+            "bad_shapes", ("attention", "matmul"), _alone(bad_shapes_refused),
+            "inputs whose shapes disagree (one grown along a dim another must match) are "
+            "refused",
+            only=lambda impl: impl.convention in SHAPE_CONVENTIONS, judges_refusals=True,
+            draws=lambda impl, dtype, max_len: strategies.cases_for(
+                impl.op, dtype, decode=impl.decode, max_len=max_len, alignments=impl.alignments,
+                support=impl.support, keys_cover_queries=impl.new_tokens,
+            ).flatmap(lambda case: st.tuples(st.just(case), st.sampled_from(shape_breaks(case))))
+            .map(lambda t: replace(t[0], options=(("shapes", t[1]),))),
         ),
         Property(
             stateful.NAME, implementations.OPS, _alone(against_oracle),

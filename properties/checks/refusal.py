@@ -262,3 +262,69 @@ def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = 
     verdict = compare(what, results["out"], want, bound, dtype=out_dtype)
     return [verdict if verdict.ok else dataclasses.replace(
         verdict, check=f"{what}, not refused", kind="not refused")]
+
+
+# --- inputs whose shapes disagree ----------------------------------------------------------
+#
+# Each entry grows the dim of one input (or two) that must equal another's, by
+# one element (a copy of its first slice): no answer is right, so the call
+# must raise.  Only dims that no convention broadcasts are grown: never a
+# batch dim, and heads only where neither side has one (SDPA broadcasts a
+# size of 1 there, and its answer is then right).
+def _grown(t: torch.Tensor, dim: int) -> torch.Tensor:
+    return torch.cat([t, t.narrow(dim, 0, 1)], dim)
+
+
+def _shape_breaks(case: Case) -> dict[str, dict[str, int]]:
+    """Name -> {role: dim grown by one} for the case's kind."""
+    if isinstance(case, AttentionCase):
+        # Matmuls never broadcast their inner dims; a head count of 1 broadcasts.
+        breaks = {"v with one more key than k": {"v": 2},
+                  "k with one more key than v": {"k": 2},
+                  "k with one more head dim than q": {"k": 3},
+                  "q with one more head dim than k": {"q": 3}}
+        if case.hkv > 1:
+            breaks["v with one more head than k"] = {"v": 1}
+        if case.hq > 1 and case.hq % (case.hkv + 1):
+            breaks["k and v with heads that do not divide q's"] = {"k": 1, "v": 1}
+        return breaks
+    if getattr(case, "transpose_b", None) is not None:
+        return {"a with one more element along the shared dim": {"a": -1},
+                "b with one more element along the shared dim":
+                {"b": -1 if case.transpose_b else -2}}
+    return {}
+
+
+SHAPE_CONVENTIONS = ("attnfuzz", "sdpa", "flash_attn")  # one tensor per input, no packing
+
+
+def shape_breaks(case: Case) -> tuple[str, ...]:
+    """The names of the ways ``bad_shapes`` can break ``case``."""
+    return tuple(_shape_breaks(case))
+
+
+def bad_shapes_refused(impl: Implementation, case: Case, built: Built | None = None
+                       ) -> list[Verdict]:
+    """The case with the inputs named by its ``shapes`` option grown by one
+    along a dim another input must match: refused with an exception; any
+    answer is a ``not refused`` finding."""
+    built = built or build(case, backend.device())
+    options = dict(case.options)
+    name = str(options.pop("shapes", ""))
+    breaks = _shape_breaks(case)
+    if name not in breaks:
+        raise ValueError(f"the case's shapes option must be one of {', '.join(breaks)}, "
+                         f"got {name!r}")
+    inputs = [_grown(built.inputs[r], breaks[name][r]) if r in breaks[name] else built.inputs[r]
+              for r in case.shapes()]
+    nan = math.nan
+    try:
+        impl.run(*inputs, None, **case.kwargs(), **options)
+    except Exception as exc:
+        if context_killer(exc):
+            raise
+        error = getattr(exc, "error", exc)
+        return [Verdict(f"{name}: refused ({type(error).__name__})", 0.0, 0.0, 0.0, (), nan,
+                        nan)]
+    return [Verdict(f"{name}: answered, not refused", math.inf, nan, nan, (), nan, nan,
+                    kind="not refused")]
