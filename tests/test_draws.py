@@ -35,6 +35,7 @@ from attnfuzz.properties.checks.refusal import shape_breaks
 from attnfuzz.properties.implementations import Implementation, Support, builtin
 from attnfuzz.properties.model.cases import (
     AttentionCase,
+    MatmulCase,
     Serving,
     SoftmaxCase,
     from_json,
@@ -408,3 +409,19 @@ def test_a_function_that_answers_inputs_whose_shapes_disagree_is_found():
         lenient, dataclasses.replace(TWO_BATCHES, options=(("shapes", name),)))[0].ok}
     assert answered == {"v with one more key than k", "k with one more key than v",
                         "k with one more head dim than q"}, answered
+
+
+def test_the_refusal_properties_build_their_calls_from_any_drawn_case():
+    """No key (nothing to copy along the keys) and an expanded input (no
+    buffer of its strides to copy it into) are refused or skipped, not a
+    crash of the harness."""
+    from attnfuzz.properties.model.layouts import named
+
+    no_key = AttentionCase(batch=1, hq=1, hkv=1, sq=1, sk=0, d=16, dv=16)
+    for name in shape_breaks(no_key):
+        (verdict,) = checks.get("bad_shapes").run(
+            implementations.get("naive"), dataclasses.replace(no_key, options=(("shapes", name),)))
+        assert verdict.ok, verdict
+    expanded = MatmulCase(batch=(2, 3), m=1, n=1, k=1, b_layout=named("expand_batch", 4),
+                          options=(("out", "sharing an input's last element"),))
+    assert all(v.ok for v in checks.get("bad_out").run(implementations.get("matmul"), expanded))

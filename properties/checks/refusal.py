@@ -32,6 +32,7 @@ from .execution import (
     contiguous_strides,
     extent,
     flag,
+    overlaps_itself,
     same_bits,
 )
 from .oracle import EXPECTED, against_oracle
@@ -113,22 +114,27 @@ def _over_an_input_dims_reversed(case: Case, built: Built) -> torch.Tensor | Non
 
 
 def _sharing_an_inputs_last_element(case: Case, built: Built) -> tuple[list, torch.Tensor] | None:
-    """The last input copied into a buffer with room after it, and an out whose
-    first element is that input's last: the one shared element a span check
-    that stops short of an input's last element misses.  The first program
-    writes it, later ones read it (on the interpreter, in order, too)."""
+    """The last input (of the out's dtype, not expanded) copied into a buffer
+    with room after it, and an out whose first element is that input's last:
+    the one shared element a span check that stops short of an input's last
+    element misses.  The first program writes it, later ones read it (on the
+    interpreter, in order, too)."""
     shape = case.out_shape()
     roles = list(case.shapes())
-    t = built.inputs[roles[-1]]
     n = math.prod(shape)
-    if not n or not t.numel() or t.dtype != case.torch_dtype:
+    # An expanded input cannot be copied into a buffer of its own strides.
+    fits = [r for r in roles if built.inputs[r].numel() and not overlaps_itself(built.inputs[r])
+            and built.inputs[r].dtype == case.torch_dtype]
+    if not n or not fits:
         return None
+    role = fits[-1]
+    t = built.inputs[role]
     last = sum((size - 1) * stride for size, stride in zip(t.shape, t.stride(), strict=True))
     buf = torch.full((last + n,), math.nan, dtype=t.dtype, device=t.device)
     inside = buf.as_strided(t.shape, t.stride(), 0)
     inside.copy_(t)
     out = buf.as_strided(shape, contiguous_strides(shape), last)
-    return [*(built.inputs[r] for r in roles[:-1]), inside], out
+    return [inside if r == role else built.inputs[r] for r in roles], out
 
 
 def _overlapping_itself(case: Case, built: Built) -> torch.Tensor | None:
@@ -267,12 +273,14 @@ def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = 
 # --- inputs whose shapes disagree ----------------------------------------------------------
 #
 # Each entry grows the dim of one input (or two) that must equal another's, by
-# one element (a copy of its first slice): no answer is right, so the call
+# one element (zeros): no answer is right, so the call
 # must raise.  Only dims that no convention broadcasts are grown: never a
 # batch dim, and heads only where neither side has one (SDPA broadcasts a
 # size of 1 there, and its answer is then right).
 def _grown(t: torch.Tensor, dim: int) -> torch.Tensor:
-    return torch.cat([t, t.narrow(dim, 0, 1)], dim)
+    one = list(t.shape)
+    one[dim] = 1
+    return torch.cat([t, t.new_zeros(one)], dim)
 
 
 def _shape_breaks(case: Case) -> dict[str, dict[str, int]]:
