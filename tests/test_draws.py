@@ -425,3 +425,32 @@ def test_the_refusal_properties_build_their_calls_from_any_drawn_case():
     expanded = MatmulCase(batch=(2, 3), m=1, n=1, k=1, b_layout=named("expand_batch", 4),
                           options=(("out", "sharing an input's last element"),))
     assert all(v.ok for v in checks.get("bad_out").run(implementations.get("matmul"), expanded))
+
+
+def test_a_backward_is_owed_when_only_some_inputs_require_grad():
+    """The gradients property draws calls where one or two of q, k, v require
+    grad; a function that skips its backward unless q does is found there."""
+    from attnfuzz.properties.implementations.implementation import ContractViolation
+
+    prop = checks.get("gradients")
+    impl = implementations.get("tests.user_attention:mine_grad_needs_q@attnfuzz#backward=yes")
+    case = dataclasses.replace(TWO_BATCHES, backward=True)
+    assert all(v.ok for v in prop.run(impl, case))
+    for only in ("k", "v", "k,v"):
+        partial = dataclasses.replace(case, options=(("grad_of", only),))
+        with pytest.raises(ContractViolation, match="does not require grad"):
+            prop.run(impl, partial)
+        right = prop.run(implementations.get("naive"), partial)
+        names = {v.check for v in right}
+        assert all(v.ok for v in right) and {f"d{r}" for r in only.split(",")} <= names, right
+        assert not {"dq"} & names, names
+    seen = set()
+
+    @settings(max_examples=40, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(prop.cases(implementations.get("naive"), "float32"))
+    def draw(c):
+        seen.add(dict(c.options).get("grad_of"))
+
+    draw()
+    assert None in seen and len(seen) > 2, seen

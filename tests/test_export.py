@@ -592,6 +592,10 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
     from_output = harness.write_dump(
         "gradients", f"{MODULE}:mine@attnfuzz#backward=yes;backward_delta=output", GRAD_CASE,
         [], root=tmp_path / "o")
+    # Its script would differentiate q, k and v alike.
+    only_v = harness.write_dump(
+        "gradients", f"{MODULE}:mine@attnfuzz#backward=yes",
+        replace(GRAD_CASE, options=(("grad_of", "v"),)), [], root=tmp_path / "v")
     not_a_dump = tmp_path / "empty"
     not_a_dump.mkdir()
     rows = [
@@ -603,6 +607,7 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
          "oracle and gradients dumps only"),
         (builtin, "repro.py", "matmul is not exported"),
         (from_output, "repro.py", "forms its backward's delta from its output"),
+        (only_v, "repro.py", "only v required grad"),
         (good, str(tmp_path / "no" / "such" / "dir" / "repro.py"), "cannot write the script"),
         (good, str(tmp_path), "cannot write the script"),
     ]

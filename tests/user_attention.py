@@ -222,3 +222,12 @@ def mine_lenient(q, k, v, **kw):
     and v, and head dims past q's, are dropped without a word."""
     n = min(k.shape[2], v.shape[2])
     return mine(q, k[:, :, :n, :q.shape[-1]], v[:, :, :n], **kw)
+
+
+def mine_grad_needs_q(q, k, v, **kw):
+    """``mine`` that takes its differentiable path only when q requires grad:
+    a call where only k or v does gets an output autograd cannot follow."""
+    if q.requires_grad:
+        return mine(q, k, v, **kw)
+    with torch.no_grad():
+        return mine(q, k, v, **kw)

@@ -180,6 +180,18 @@ def _backward_cases(impl: Implementation, dtype: str, max_len: int) -> st.Search
     return strategies.with_options(strategies.backward_cases(cases), options)
 
 
+# The inputs that require grad in a gradients case: all three half the time,
+# else one or two of them.
+GRAD_SUBSETS = ("q", "k", "v", "q,k", "k,v")
+
+
+def _gradients_cases(impl: Implementation, dtype: str, max_len: int) -> st.SearchStrategy[Case]:
+    """Backward cases, some with only some inputs requiring grad."""
+    return st.tuples(_backward_cases(impl, dtype, max_len), st.booleans(),
+                     st.sampled_from(GRAD_SUBSETS)).map(
+        lambda t: t[0] if t[1] else replace(t[0], options=(*t[0].options, ("grad_of", t[2]))))
+
+
 def run_stateful(
     impl_name: str, dtype: str, *, backward: bool | None = None, **options: object
 ) -> None:
@@ -282,7 +294,7 @@ PROPERTIES: dict[str, Property] = {
         Property(
             "gradients", ("attention",), _alone(against_gradient_oracle),
             "dq, dk, dv within their derived bounds of the float64 oracle's gradients",
-            max_len=70, only=lambda impl: impl.support.backward, draws=_backward_cases,
+            max_len=70, only=lambda impl: impl.support.backward, draws=_gradients_cases,
         ),
         Property(
             "gradient_relations", ("attention",), _alone(gradient_relations),

@@ -175,11 +175,21 @@ def execute(impl: Implementation, case: Case, built: Built | None = None) -> Run
 @dataclass
 class BackwardRun:
     results: dict[str, torch.Tensor]  # the forward's outputs
-    grads: dict[str, torch.Tensor]  # dq, dk, dv (zeros where autograd gave none)
+    grads: dict[str, torch.Tensor]  # those of dq, dk, dv asked for (zeros where none came)
     safety: list[Verdict]
 
 
 GRADS = {"dq": "q", "dk": "k", "dv": "v"}
+# A backward case's ``grad_of`` option: the inputs that require grad, the
+# others passed as plain tensors (a call where only v requires grad still owes
+# dV, and must not take a path without a backward).
+ALL_GRADS = "q,k,v"
+
+
+def grads_of(case: Case) -> tuple[str, ...]:
+    """The gradient names (dq, dk, dv) the case asks for."""
+    roles = str(dict(case.options).get("grad_of", ALL_GRADS)).split(",")
+    return tuple(name for name, role in GRADS.items() if role in roles)
 
 
 def execute_backward(impl: Implementation, case: Case, built: Built | None = None) -> BackwardRun:
@@ -190,7 +200,10 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
     declared = dict(impl.options)
     options = {n: v for n, v in case.options
                if n in declared and v in declared[n] and n != "out"}
-    leaves = [built.inputs[r].detach().requires_grad_() for r in GRADS.values()]
+    wanted = grads_of(case)
+    leaves = [built.inputs[r].detach().requires_grad_(name in wanted)
+              for name, r in GRADS.items()]
+    asked = [leaf for name, leaf in zip(GRADS, leaves, strict=True) if name in wanted]
     do = built.inputs["do"]
     before = {r: b.clone() for r, b in built.buffers.items()}
     with watched() as accesses, _poisoned_allocations(case, do.device):
@@ -201,11 +214,11 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
             raise ContractViolation(f"{impl.name} declares a backward, but its out does not "
                                     "require grad: autograd cannot differentiate it",
                                     impl.name, "out", "grad")
-        got = torch.autograd.grad(out, leaves, do, allow_unused=True)
+        got = torch.autograd.grad(out, asked, do, allow_unused=True)
     results = {name: t.detach() for name, t in results.items()}
     _check_returned(impl, results, case, do.device)
     grads = {}
-    for name, leaf, g in zip(GRADS, leaves, got, strict=True):
+    for name, leaf, g in zip(wanted, asked, got, strict=True):
         # No gradient is a zero gradient (an output that does not depend on the input).
         g = torch.zeros(leaf.shape, dtype=leaf.dtype, device=leaf.device) if g is None else g
         for what, value, want in (("shape", tuple(g.shape), tuple(leaf.shape)),

@@ -154,6 +154,10 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     backward = prop == "gradients"
     if backward and "do" not in saved:
         raise ExportError(f"{where}: a gradients dump without a dO (not a backward case)")
+    if backward and "grad_of" in dict(case.options):
+        raise ExportError(f"{where}: a gradients dump where only {dict(case.options)['grad_of']} "
+                          "required grad; the script differentiates q, k and v alike "
+                          "(use attnfuzz replay)")
     built = with_inputs(case, saved)
     expected = EXPECTED[case.kind](case, built)
     if backward:  # rounded to the inputs' dtype, as attnfuzz judges them
