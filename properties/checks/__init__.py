@@ -263,7 +263,7 @@ PROPERTIES: dict[str, Property] = {
             ).map(lambda t: replace(t[0], options=(("out", t[1]),))),
         ),
         Property(
-            "mixed_dtypes", ("attention", "matmul"), _alone(mixed_dtype_refused),
+            "mixed_dtypes", ("attention", "matmul", "matmul_nt"), _alone(mixed_dtype_refused),
             "an input after the first in another dtype (the same values) is refused, or "
             "the answer is right at the first input's dtype",
             only=lambda impl: impl.writes_out, judges_refusals=True,
@@ -276,7 +276,7 @@ PROPERTIES: dict[str, Property] = {
             )).map(lambda t: replace(t[0], options=(("mixed", f"{t[1]} {t[2]}"),))),
         ),
         Property(
-            "bad_shapes", ("attention", "matmul"), _alone(bad_shapes_refused),
+            "bad_shapes", ("attention", "matmul", "matmul_nt"), _alone(bad_shapes_refused),
             "inputs whose shapes disagree (one grown along a dim another must match) are "
             "refused",
             only=lambda impl: impl.convention in SHAPE_CONVENTIONS, judges_refusals=True,

@@ -43,8 +43,10 @@ STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"),
 # The Hopper kernel: only on an sm_90 GPU (elsewhere its mutants are not run).
 HOPPER = (("oracle", "hopper", "float16"), ("oracle", "hopper", "bfloat16"),
           ("metamorphic", "hopper", "float16"), ("stateful", "hopper", "float16"))
-# Input validation: an out= that overlaps an input or itself must be refused.
+# Input validation: an out= that overlaps an input or itself must be refused;
+# so must inputs of two dtypes that a kernel would compute at the odd one's.
 BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
+MIXED = (("mixed_dtypes", "naive", "float32"), ("mixed_dtypes", "flash", "float32"))
 
 # Which properties reach the code of each file of ``kernels/``: the default
 # targets of a mutant that names none (the rule-generated ones, a ``--from``
@@ -55,11 +57,18 @@ BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
 # windows need no entry of their own: the oracle and gradients properties of
 # the fused kernels draw them in a quarter of their cases.
 _GRAD_NAIVE = (("gradients", "naive", "float32"),)
+
+
+def _refusals(impl: str) -> tuple[tuple[str, str, str], ...]:
+    # A matmul file's own wrapper checks its shapes and its out=.
+    return (("bad_shapes", impl, "float32"), ("bad_out", impl, "float32"))
+
+
 _GRAD_FLASH = (("gradients", "flash", "float32"), ("gradients", "decode", "float32"))
 FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     # The three-kernel attention's forward and backward run both matmuls.
-    "tiled_matmul.py": (*MATMUL, *_GRAD_NAIVE),
-    "nt_matmul.py": (*MATMUL, *_GRAD_NAIVE),
+    "tiled_matmul.py": (*MATMUL, *_GRAD_NAIVE, *_refusals("matmul")),
+    "nt_matmul.py": (*MATMUL, *_GRAD_NAIVE, *_refusals("matmul_nt")),
     # The softmax's backward kernel runs only inside the three-kernel backward.
     "row_softmax.py": (*SOFTMAX, *NAIVE_BACKWARD),
     "three_kernel_attention.py": (*NAIVE, *NAIVE_BACKWARD),
@@ -75,8 +84,9 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "_tuning.py": (*FLASH, *DECODE[:2], *SERVING, *STATEFUL),
     "flash_backward.py": FLASH_BACKWARD,
     "serving.py": SERVING,
-    "_checks.py": (*ALL_ATTENTION, *BAD_OUT, ("mixed_dtypes", "flash", "float32"),
-                   *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0], ("oracle", "matmul", "float32")),
+    "_checks.py": (*ALL_ATTENTION, *BAD_OUT, *MIXED, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0],
+                   ("oracle", "matmul", "float32"), ("bad_shapes", "naive", "float32"),
+                   ("bad_shapes", "matmul", "float32")),
     "_launch.py": (*ALL_ATTENTION, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0], *STATEFUL),
     "hopper_prefill.py": HOPPER,
 }
