@@ -267,7 +267,7 @@ PROPERTIES: dict[str, Property] = {
             "mixed_dtypes", ("attention", "matmul", "matmul_nt"), _alone(mixed_dtype_refused),
             "an input after the first in another dtype (the same values) is refused, or "
             "the answer is right at the first input's dtype",
-            only=lambda impl: impl.writes_out, judges_refusals=True,
+            judges_refusals=True,
             draws=lambda impl, dtype, max_len: strategies.cases_for(
                 impl.op, dtype, decode=impl.decode, max_len=max_len, alignments=impl.alignments,
                 support=impl.support, keys_cover_queries=impl.new_tokens,

@@ -78,6 +78,17 @@ def refused_or_right(
     ]
 
 
+def _refused(what: str, exc: Exception, note: str = "") -> list[Verdict]:
+    """The passing verdict of a call that raised ``exc``; a fault (a lost CUDA
+    context) is re-raised, for the harness to report."""
+    if context_killer(exc):
+        raise exc
+    error = getattr(exc, "error", exc)  # a harness wrapper holds the implementation's own
+    nan = math.nan
+    return [Verdict(f"{what}: refused ({type(error).__name__}){note}", 0.0, 0.0, 0.0, (), nan,
+                    nan)]
+
+
 # --- outputs no kernel can write ---------------------------------------------------------
 #
 # An ``out=`` whose elements overlap an input, or each other, races: programs
@@ -201,13 +212,9 @@ def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None
     except ContractViolation:
         raise  # its convention judged a result it returned: an answer, not a refusal
     except Exception as exc:
-        if context_killer(exc):
-            raise
-        error = getattr(exc, "error", exc)  # a harness wrapper holds the implementation's own
         needless = " though no element is shared (a needless refusal, accepted)" if (
             kind in NEEDLESSLY_REFUSED) else ""
-        return [Verdict(f"out {kind}: refused ({type(error).__name__}){needless}", 0.0, 0.0,
-                        0.0, (), nan, nan)]
+        return _refused(f"out {kind}", exc, needless)
     want, bound, dtype = EXPECTED[case.kind](case, built)["out"]
     verdict = compare(f"out {kind}", results["out"], want, bound, dtype=dtype)
     verdicts = [verdict if verdict.ok or kind in NEEDLESSLY_REFUSED else dataclasses.replace(
@@ -242,12 +249,13 @@ def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = 
     within the bound of the case's own dtype; a wrong answer is ``not refused``."""
     built = built or build(case, backend.device())
     options = dict(case.options)
-    role, _, dtype = str(options.pop("mixed", "")).partition(" ")
+    given = str(options.pop("mixed", ""))
+    role, _, dtype = given.partition(" ")
     roles = list(case.shapes())
     if role not in roles[1:] or dtype not in other_input_dtypes(case.dtype):
         raise ValueError(f"the case's mixed option must be 'ROLE DTYPE' with ROLE one of "
                          f"{', '.join(roles[1:])} and DTYPE one of "
-                         f"{', '.join(other_input_dtypes(case.dtype))}, got {options!r}")
+                         f"{', '.join(other_input_dtypes(case.dtype))}, got {given!r}")
     odd = built.inputs[role].to(getattr(torch, dtype))
     exact = dict(built.exact)
     exact[role] = odd.to(device=exact[role].device, dtype=torch.float64)
@@ -258,11 +266,7 @@ def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = 
     except ContractViolation:
         raise
     except Exception as exc:
-        if context_killer(exc):
-            raise
-        error = getattr(exc, "error", exc)
-        nan = math.nan
-        return [Verdict(f"{what}: refused ({type(error).__name__})", 0.0, 0.0, 0.0, (), nan, nan)]
+        return _refused(what, exc)
     seen = dataclasses.replace(built, exact=exact)
     want, bound, out_dtype = EXPECTED[case.kind](case, seen)["out"]
     verdict = compare(what, results["out"], want, bound, dtype=out_dtype)
@@ -273,10 +277,10 @@ def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = 
 # --- inputs whose shapes disagree ----------------------------------------------------------
 #
 # Each entry grows the dim of one input (or two) that must equal another's, by
-# one element (zeros): no answer is right, so the call
-# must raise.  Only dims that no convention broadcasts are grown: never a
-# batch dim, and heads only where neither side has one (SDPA broadcasts a
-# size of 1 there, and its answer is then right).
+# one element (zeros): no answer is right, so the call must raise.  Only dims
+# that no convention broadcasts are grown: never a batch dim, and heads only
+# where neither side has one (SDPA broadcasts a size of 1 there, and its
+# answer is then right).
 def _grown(t: torch.Tensor, dim: int) -> torch.Tensor:
     one = list(t.shape)
     one[dim] = 1
@@ -325,14 +329,12 @@ def bad_shapes_refused(impl: Implementation, case: Case, built: Built | None = N
                          f"got {name!r}")
     inputs = [_grown(built.inputs[r], breaks[name][r]) if r in breaks[name] else built.inputs[r]
               for r in case.shapes()]
-    nan = math.nan
     try:
         impl.run(*inputs, None, **case.kwargs(), **options)
+    except ContractViolation:
+        raise  # it answered, and its convention judged the answer
     except Exception as exc:
-        if context_killer(exc):
-            raise
-        error = getattr(exc, "error", exc)
-        return [Verdict(f"{name}: refused ({type(error).__name__})", 0.0, 0.0, 0.0, (), nan,
-                        nan)]
+        return _refused(name, exc)
+    nan = math.nan
     return [Verdict(f"{name}: answered, not refused", math.inf, nan, nan, (), nan, nan,
                     kind="not refused")]
