@@ -151,8 +151,9 @@ def test_the_campaign_goes_on_for_the_other_implementations_in_a_new_worker(
     assert code == 1, out
     assert "1 memory (" in out and re.search(r"^faulty_for_tests\s+float32\s+1\s+1\b", out, re.M)
     # The worker that lost its context was replaced: matmul ran 2 cases in each
-    # of oracle and bad_out and a sequence of 5 calls, after the faulting case.
-    assert re.search(r"^10 cases in .*1 failing implementation/dtype pair", out, re.M), out
+    # of oracle, bad_out, mixed_dtypes and bad_shapes and a sequence of 5 calls,
+    # after the faulting case.
+    assert re.search(r"^14 cases in .*1 failing implementation/dtype pair", out, re.M), out
 
 
 def _refusing(message: str) -> Implementation:

@@ -152,9 +152,11 @@ def test_the_command_fuzzes_within_the_declared_support(capsys, tmp_path):
     assert code == 1, out
     assert "not refused" in out, out
     rows = [ln for ln in out.splitlines() if ln.startswith("tests.test_support")]
-    # Rounds start in priority order (oracle, refuses, metamorphic, stateful);
-    # one worker, so the pair's failure ends it before the others start.
-    assert {ln.split()[11] for ln in rows} == {"oracle", "refuses"}, out
+    # Rounds start in priority order (oracle, mixed_dtypes, bad_shapes, refuses,
+    # metamorphic, stateful); one worker, so the pair's failure ends it before
+    # the others start.
+    assert {ln.split()[11] for ln in rows} == {"oracle", "mixed_dtypes", "bad_shapes",
+                                               "refuses"}, out
     failing = {ln.split()[11] for ln in rows if ln.split()[3] != "0"}
     assert failing == {"refuses"}, out  # inside its support it is right
     (dump,) = tmp_path.iterdir()
@@ -376,7 +378,8 @@ def test_a_refusal_inside_the_declared_support_is_one_finding_not_the_end(capsys
     assert "findings: 1 crash" in out and "campaign goes on" in out, out
     rows = [ln.split() for ln in out.splitlines() if ln.startswith("tests.test_support")]
     # Every property of the pair ran its cases, each raising one skipped, not reported again.
-    assert {r[11] for r in rows} == {"oracle", "refuses", "metamorphic", "stateful"}, out
+    assert {r[11] for r in rows} == {"oracle", "mixed_dtypes", "bad_shapes", "refuses",
+                                     "metamorphic", "stateful"}, out
     assert all(int(r[2]) > 0 for r in rows) and "not started" not in out, out
     assert len(list(tmp_path.iterdir())) == 1
 
