@@ -180,6 +180,19 @@ def _backward_cases(impl: Implementation, dtype: str, max_len: int) -> st.Search
     return strategies.with_options(strategies.backward_cases(cases), options)
 
 
+def _called_with(option: str, values: Callable[[Case], tuple[str, ...]]) -> Callable:
+    """``draws`` for a refusal property: a case in the implementation's support,
+    called with ``option`` set to one of ``values(case)`` (the property's own
+    option, in place of the implementation's)."""
+    def draws(impl: Implementation, dtype: str, max_len: int) -> st.SearchStrategy[Case]:
+        cases = strategies.cases_for(impl.op, dtype, decode=impl.decode, max_len=max_len,
+                                     alignments=impl.alignments, support=impl.support,
+                                     keys_cover_queries=impl.new_tokens)
+        return cases.flatmap(lambda case: st.sampled_from(values(case)).map(
+            lambda value: replace(case, options=((option, value),))))
+    return draws
+
+
 # The inputs that require grad in a gradients case: all three half the time,
 # else one or two of them.  Later inputs alone come first (Hypothesis favours
 # early entries): a dispatch that checks only its first inputs misses them.
@@ -256,36 +269,23 @@ PROPERTIES: dict[str, Property] = {
             "an out= overlapping an input or itself (or interleaved with one) is refused, "
             "or the answer is right",
             only=lambda impl: impl.writes_out, judges_refusals=True,
-            draws=lambda impl, dtype, max_len: st.tuples(
-                strategies.cases_for(impl.op, dtype, decode=impl.decode, max_len=max_len,
-                                     alignments=impl.alignments, support=impl.support,
-                                     keys_cover_queries=impl.new_tokens),
-                st.sampled_from(tuple(BAD_OUTS)),
-            ).map(lambda t: replace(t[0], options=(("out", t[1]),))),
+            draws=_called_with("out", lambda case: tuple(BAD_OUTS)),
         ),
         Property(
             "mixed_dtypes", ("attention", "matmul", "matmul_nt"), _alone(mixed_dtype_refused),
             "an input after the first in another dtype (the same values) is refused, or "
             "the answer is right at the first input's dtype",
             judges_refusals=True,
-            draws=lambda impl, dtype, max_len: strategies.cases_for(
-                impl.op, dtype, decode=impl.decode, max_len=max_len, alignments=impl.alignments,
-                support=impl.support, keys_cover_queries=impl.new_tokens,
-            ).flatmap(lambda case: st.tuples(
-                st.just(case), st.sampled_from(list(case.shapes())[1:]),
-                st.sampled_from(other_input_dtypes(case.dtype)),
-            )).map(lambda t: replace(t[0], options=(("mixed", f"{t[1]} {t[2]}"),))),
+            draws=_called_with("mixed", lambda case: tuple(
+                f"{role} {dtype}" for role in list(case.shapes())[1:]
+                for dtype in other_input_dtypes(case.dtype))),
         ),
         Property(
             "bad_shapes", ("attention", "matmul", "matmul_nt"), _alone(bad_shapes_refused),
             "inputs whose shapes disagree (one grown along a dim another must match) are "
             "refused",
             only=lambda impl: impl.convention in SHAPE_CONVENTIONS, judges_refusals=True,
-            draws=lambda impl, dtype, max_len: strategies.cases_for(
-                impl.op, dtype, decode=impl.decode, max_len=max_len, alignments=impl.alignments,
-                support=impl.support, keys_cover_queries=impl.new_tokens,
-            ).flatmap(lambda case: st.tuples(st.just(case), st.sampled_from(shape_breaks(case))))
-            .map(lambda t: replace(t[0], options=(("shapes", t[1]),))),
+            draws=_called_with("shapes", shape_breaks),
         ),
         Property(
             stateful.NAME, implementations.OPS, _alone(against_oracle),
