@@ -399,6 +399,24 @@ def test_one_bug_found_by_two_workers_at_once_is_one_finding_and_one_dump(tmp_pa
     assert (tmp_path / "dump-0").exists() and not (tmp_path / "dump-1").exists()
 
 
+@pytest.mark.parametrize("keep_going", [False, True])
+def test_a_pairs_second_failure_from_a_worker_that_had_not_heard_is_dumped_only_going_on(
+        tmp_path, keep_going):
+    """Two workers shrinking one bug may stop at different minimal cases: a
+    finding the pair's end had not reached yet is a repeat unless going on."""
+    c = _scheduler([("flash", "float16", "oracle")], 2, tmp_path)
+    c.plan.keep_going = keep_going
+    (r,) = c.rounds
+    for i, shape in enumerate(("Sq=1 Sk=1", "Sq=1 Sk=2")):
+        d = tmp_path / f"dump-{i}"
+        d.mkdir()
+        c._finding(r, {"kinds": ["wrong"], "checks": ["out"], "shape": shape,
+                       "message": "oracle: flash wrong", "dump": str(d), "replayed": False})
+    assert len(r.findings) == (2 if keep_going else 1) and r.repeats == (0 if keep_going else 1)
+    assert (tmp_path / "dump-0").exists()
+    assert (tmp_path / "dump-1").exists() == keep_going
+
+
 def test_the_summary_says_where_the_workers_time_went(tmp_path):
     c = _scheduler([("flash", "float16", "oracle")], 2, tmp_path)
     (r,) = c.rounds

@@ -382,12 +382,20 @@ class Campaign:
             r.done = True
             return
         sig = finding_signature(r.key, finding)
-        if sig in self.found:
+        failed = not self.plan.keep_going and any(
+            not f.get("refusal") for o in self.rounds if o.key[:2] == r.key[:2]
+            for f in o.findings)
+        if sig in self.found or failed:
             # The same bug again (going on after findings, or found by two workers
-            # of one round at once): counted, not reported or dumped twice.
+            # of one round at once), or a pair's second failure, from a worker
+            # that found it before it heard that the pair had ended: counted, not
+            # reported or dumped twice.  Two workers shrinking one bug may stop at
+            # different minimal cases, so without --keep-going any finding after
+            # the pair's first is one of these.
             r.repeats += 1
-            dump, first = finding.get("dump"), self.found[sig].get("dump")
-            if dump and first and dump != first and self.plan.dump_dir is not None \
+            dump = finding.get("dump")
+            kept = {f.get("dump") for f in self.found.values()}
+            if dump and dump not in kept and self.plan.dump_dir is not None \
                     and Path(dump).parent == Path(self.plan.dump_dir):
                 shutil.rmtree(dump, ignore_errors=True)  # written by this campaign just now
             return
