@@ -7,7 +7,8 @@ one, instead of a campaign silently losing it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 # The start of what Hypothesis' engine reports when shrinking reaches its time
 # limit.  Its text names the default limit (five minutes) whatever the limit
@@ -110,3 +111,43 @@ def is_final(context) -> bool:
     of the smallest failure), not one that shrinking tries.  None, a case run
     once outside Hypothesis, is final."""
     return context is None or bool(context.is_final)
+
+
+# How many ``distinct_draws`` blocks are open (in this process).
+_distinct = 0
+
+
+@contextmanager
+def distinct_draws() -> Iterator[None]:
+    """Inside: every example Hypothesis generates is a draw of its own.
+
+    After each new example its engine also runs up to five copies of it with
+    one part copied over another of the same kind (``generate_mutations_from``:
+    a length over a length, one layout over another), which helps a test that
+    needs one value twice.  An attention case draws those coincidences itself
+    (Sq = Sk, shared layouts, a group of 1), and at a budget of tens of
+    examples the copies are half of them: 30 examples of flash's oracle cases
+    hold 14-16 distinct shapes and masks, and 30 without the copies.
+    ``ValueError`` if this Hypothesis' engine has no such step."""
+    from hypothesis.internal.conjecture.engine import ConjectureRunner
+
+    global _distinct
+    current = getattr(ConjectureRunner, "generate_mutations_from", None)
+    if not callable(current):
+        raise ValueError("this Hypothesis version's engine has no generate_mutations_from")
+    if not hasattr(current, "attnfuzz_original"):
+        ConjectureRunner.generate_mutations_from = _unless_distinct(current)
+    _distinct += 1
+    try:
+        yield
+    finally:
+        _distinct -= 1
+
+
+def _unless_distinct(original: Callable) -> Callable:
+    def generate_mutations_from(self, data) -> None:
+        if not _distinct:
+            original(self, data)
+
+    generate_mutations_from.attnfuzz_original = original  # type: ignore[attr-defined]
+    return generate_mutations_from

@@ -144,3 +144,35 @@ def test_only_the_reported_example_is_final():
     assert [x for x, final in finals if final] == [10], finals
     assert len(finals) > 1
     assert hypothesis_internals.is_final(None)
+
+
+def _repeats(distinct: bool) -> int:
+    """Of 60 generated triples of integers, how many hold one value twice."""
+    from hypothesis import seed
+
+    got: list[tuple[int, ...]] = []
+
+    @seed(0)
+    @settings(max_examples=60, database=None, phases=(Phase.generate,))
+    @given(st.tuples(*[st.integers(0, 2**30)] * 3))
+    def draw(t: tuple[int, ...]) -> None:
+        got.append(t)
+
+    if distinct:
+        with hypothesis_internals.distinct_draws():
+            draw()
+    else:
+        draw()
+    assert len(got) == 60
+    return sum(len(set(t)) < 3 for t in got)
+
+
+def test_distinct_draws_stop_the_engines_copies_and_only_inside():
+    # The engine copies one integer over another after each new example: two
+    # in three triples repeat a value.  Inside, only its first, simplest
+    # examples do (zeros); outside again, the copies are back.
+    before = _repeats(distinct=False)
+    inside = _repeats(distinct=True)
+    after = _repeats(distinct=False)
+    assert before >= 20 and after == before, (before, after)
+    assert inside <= 6, inside

@@ -350,7 +350,7 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
-    from .. import checks
+    from .. import checks, hypothesis_internals
     from .. import implementations as impls
     from ..run import harness
 
@@ -380,7 +380,8 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
         else:
             cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
                                            families=families)
-            given(cases)(probe)()
+            with hypothesis_internals.distinct_draws():
+                given(cases)(probe)()
     except Exception as exc:
         failures = harness.failures_of(exc)
         if failures is None:

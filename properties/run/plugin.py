@@ -334,7 +334,8 @@ def fuzz_test(
                 raise
 
         try:
-            fuzz(prop=prop, dtype=dtype)
+            with hypothesis_internals.distinct_draws():
+                fuzz(prop=prop, dtype=dtype)
         except _TimeUp:
             pass
 

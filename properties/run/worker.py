@@ -209,7 +209,7 @@ class Worker:
         from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
         from hypothesis import seed as hseed
 
-        from .. import checks, implementations
+        from .. import checks, hypothesis_internals, implementations
         from . import harness, reuse
 
         impl_name, dtype, prop = v.round
@@ -271,7 +271,8 @@ class Worker:
                     self.warm.setdefault(v.round, []).append(case)
 
         try:
-            fuzz()
+            with hypothesis_internals.distinct_draws():
+                fuzz()
         except _Over as over:
             return str(over.args[0])
         except Exception as exc:
