@@ -35,6 +35,14 @@ def _within(low: int, high: int, widest: tuple[int, int]) -> st.SearchStrategy[i
     return _lifted().flatmap(lambda lifted: st.integers(*((low, high) if lifted else widest)))
 
 
+def fair_one_of(*branches: st.SearchStrategy) -> st.SearchStrategy:
+    """One of ``branches``, each drawn as often as the others.  ``st.one_of``
+    flattens the one_ofs it is given, so ``st.one_of(a, st.one_of(b, c))``
+    draws ``a`` a third of the time, not half; here each branch keeps its
+    share whatever it holds.  Shrinks towards the first, as ``one_of`` does."""
+    return st.sampled_from(range(len(branches))).flatmap(lambda i: branches[i])
+
+
 def _one_of_values(values: Sequence[int], lowest: int = 1) -> st.SearchStrategy[int]:
     # One of ``values``, or unlifted any count from ``lowest`` up to one: the
     # value is a choice of its own (a single one when lifted), so that it stays

@@ -15,6 +15,7 @@ from .strategy_parts import (
     _one_of_values,
     _positive,
     _within,
+    fair_one_of,
     seq_lens,
 )
 
@@ -97,8 +98,9 @@ def _key_lens(sq: int, max_seq: int, decode: bool) -> st.SearchStrategy[int]:
     below = _within(min(64, sq), max(min(64, sq), sq - 2), free)
     others = st.one_of(_within(sq, sq, free), seq_lens(max_seq), _within(1, max(sq, 1), free),
                        below)
-    # Decode is few queries over many keys: half its draws are past two blocks.
-    return st.one_of(longer, others) if decode else st.one_of(others, longer)
+    # Decode is few queries over many keys: half its draws are past two blocks
+    # (``fair_one_of``: ``others`` holds several branches of its own).
+    return fair_one_of(longer, others) if decode else st.one_of(others, longer)
 
 
 # Causal regimes that a free draw reaches too rarely: bottom-right masks with

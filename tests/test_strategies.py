@@ -293,3 +293,47 @@ def test_respread_values_keep_a_declared_magnitude(case):
     if U.masked(case) and case.values.family in U.FAMILIES:
         built = generate(case.shapes()["q"], case.torch_dtype, case.values, "q")
         assert float(built.abs().max()) <= 2.0
+
+
+def test_fair_one_of_gives_a_branch_of_branches_its_share():
+    # st.one_of flattens: a branch that is itself a one_of of three draws a
+    # quarter of the time beside a fourth strategy, not half.
+    from hypothesis import Phase, seed
+
+    from attnfuzz.properties.strategy_parts import fair_one_of
+
+    flat = st.one_of(st.just("a"), st.one_of(st.just("b"), st.just("c"), st.just("d")))
+    fair = fair_one_of(st.just("a"), st.one_of(st.just("b"), st.just("c"), st.just("d")))
+    def share_of_a(strategy) -> float:
+        got: list[str] = []
+
+        @seed(0)
+        @settings(max_examples=400, database=None, phases=(Phase.generate,))
+        @given(st.tuples(strategy, st.integers(0, 10**6)))
+        def draw(t):
+            got.append(t[0])
+
+        draw()
+        return got.count("a") / len(got)
+
+    shares = {"flat": share_of_a(flat), "fair": share_of_a(fair)}
+    assert shares["flat"] < 0.35 and 0.4 < shares["fair"] < 0.6, shares
+
+
+def test_a_third_of_decode_draws_have_keys_past_two_blocks():
+    # Three or more key ranges of 64 need Sk > 128: where the order of a
+    # split merge shows.  Half the free draws (three in four are free of the
+    # queries-past-keys regime, nine in ten have keys): about 0.34; 0.06
+    # when st.one_of flattened the long branch among the others.
+    from hypothesis import Phase, seed
+
+    long = []
+
+    @seed(0)
+    @settings(max_examples=300, database=None, phases=(Phase.generate,))
+    @given(S.attention_cases(decode=True, long=False, wide=False, realistic=False))
+    def draw(c):
+        long.append(c.sk > 2 * 64)
+
+    draw()
+    assert sum(long) / len(long) > 0.25, sum(long) / len(long)
