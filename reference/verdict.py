@@ -55,6 +55,7 @@ FINDINGS = {
     "crash": "the implementation raised on a case it supports, or its process died",
     "contract": "a result of the wrong shape, dtype or device, or not the out it was given",
     "hang": "a call ran past its time limit",
+    "unclear": "bad input refused with an error that names no argument",
 }
 
 

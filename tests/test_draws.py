@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, find, given, settings
 
 from attnfuzz.properties import checks, implementations, strategies
 from attnfuzz.properties.checks.execution import contiguous_strides
-from attnfuzz.properties.checks.refusal import shape_breaks
+from attnfuzz.properties.checks.refusal import option_edges, shape_breaks
 from attnfuzz.properties.implementations import Implementation, Support, builtin
 from attnfuzz.properties.model.cases import (
     AttentionCase,
@@ -454,3 +454,40 @@ def test_a_backward_is_owed_when_only_some_inputs_require_grad():
 
     draw()
     assert None in seen and len(seen) > 2, seen
+
+
+def _count_from_zero(value, name):
+    # The planted bug: a count check one off (< 0 for < 1), so 0 passes on.
+    if value is not None and value < 0:
+        raise ValueError(f"{name} must be at least 1, got {value}")
+    return value
+
+
+def _count_unnamed(value, name):
+    # The planted bug: the right check, with an error that names nothing.
+    if value is not None and value < 1:
+        raise ValueError("bad value")
+    return value
+
+
+def test_an_option_just_outside_its_values_is_refused_naming_it(monkeypatch):
+    """decode's split count: 0 and -1 are refused with a ValueError naming
+    num_splits; a check that lets 0 through (it then dies dividing by it) or
+    an error that names nothing is an ``unclear`` finding; a function without
+    integer options has no such round."""
+    from attnfuzz.kernels import flash as flash_kernels
+
+    prop = checks.get("bad_options")
+    decode = implementations.get("decode")
+    assert option_edges(decode.options) == ("num_splits=0", "num_splits=-1")
+    assert not prop.applies(implementations.get("tests.user_attention:mine@attnfuzz"))
+    cases = [dataclasses.replace(TWO_BATCHES, options=(("bad_option", e),))
+             for e in option_edges(decode.options)]
+    for case in cases:
+        (verdict,) = prop.run(decode, case)
+        assert verdict.ok and "refused (ValueError)" in verdict.check, verdict
+    for planted in (_count_from_zero, _count_unnamed):
+        monkeypatch.setattr(flash_kernels, "_check_count", planted)
+        (verdict,) = prop.run(decode, cases[0])
+        assert not verdict.ok and verdict.kind == "unclear", verdict
+        assert "num_splits=0" in verdict.check, verdict

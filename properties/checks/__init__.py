@@ -34,9 +34,11 @@ from .oracle import against_oracle
 from .refusal import (
     BAD_OUTS,
     SHAPE_CONVENTIONS,
+    bad_option_refused,
     bad_out_refused,
     bad_shapes_refused,
     mixed_dtype_refused,
+    option_edges,
     other_input_dtypes,
     refused_or_right,
     shape_breaks,
@@ -286,6 +288,14 @@ PROPERTIES: dict[str, Property] = {
             "refused",
             only=lambda impl: impl.convention in SHAPE_CONVENTIONS, judges_refusals=True,
             draws=_called_with("shapes", shape_breaks),
+        ),
+        Property(
+            "bad_options", implementations.OPS, _alone(bad_option_refused),
+            "an integer option one below its least declared value, or -1, is refused with "
+            "a ValueError or TypeError that names it, or the answer is right",
+            only=lambda impl: bool(option_edges(impl.options)), judges_refusals=True,
+            draws=lambda impl, dtype, max_len: _called_with(
+                "bad_option", lambda case: option_edges(impl.options))(impl, dtype, max_len),
         ),
         Property(
             stateful.NAME, implementations.OPS, _alone(against_oracle),

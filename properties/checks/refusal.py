@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 import torch
 
@@ -338,3 +339,66 @@ def bad_shapes_refused(impl: Implementation, case: Case, built: Built | None = N
     nan = math.nan
     return [Verdict(f"{name}: answered, not refused", math.inf, nan, nan, (), nan, nan,
                     kind="not refused")]
+
+
+# --- an option just outside its declared values ----------------------------------------
+#
+# An implementation declares the values of its integer options that it takes
+# (``Implementation.options``: split counts, program caps).  One below the
+# least of them, and -1, are the values a caller's off-by-one passes: they
+# must be refused with a ValueError or TypeError that names the option (the
+# error a caller can act on), or answered right (a kernel may read 0 as "its
+# own choice").  Another error, or one that names no option, is ``unclear``:
+# a count of 0 that dies in a division inside the planning says nothing.
+def option_edges(options: tuple[tuple[str, tuple], ...]) -> tuple[str, ...]:
+    """``NAME=VALUE`` for each integer option (its values ints, or None) whose
+    least value is 0 or more: one below that least value, and -1."""
+    edges = []
+    for name, values in options:
+        given = [v for v in values if v is not None]
+        if not given or not all(isinstance(v, int) and not isinstance(v, bool) for v in given):
+            continue
+        if min(given) >= 0:
+            edges += [f"{name}={bad}" for bad in dict.fromkeys((min(given) - 1, -1))]
+    return tuple(edges)
+
+
+def bad_option_refused(impl: Implementation, case: Case, built: Built | None = None
+                       ) -> list[Verdict]:
+    """The case called with its ``bad_option`` (``NAME=VALUE``, of
+    ``option_edges``): refused with a ValueError or TypeError naming NAME, or
+    every output right; another refusal is an ``unclear`` finding."""
+    options = dict(case.options)
+    given = str(options.pop("bad_option", ""))
+    if given not in option_edges(impl.options):
+        raise ValueError(f"the case's bad_option must be one of "
+                         f"{', '.join(option_edges(impl.options)) or 'none'}, got {given!r}")
+    name, _, value = given.partition("=")
+    options.pop(name, None)
+
+    def run(*args, **kwargs):
+        # Passed here: the harness passes only an option's declared values.
+        try:
+            return impl.run(*args, **{**kwargs, name: int(value)})
+        except ContractViolation:
+            raise
+        except Exception as exc:
+            raise _Raised(exc) from exc
+
+    try:
+        verdicts = against_oracle(dataclasses.replace(impl, run=run),
+                                  dataclasses.replace(case, options=tuple(options.items())), built)
+    except _Raised as raised:
+        error = getattr(raised.error, "error", raised.error)
+        if isinstance(error, (ValueError, TypeError)) and re.search(
+                rf"\b{re.escape(name)}\b", str(error)):
+            return _refused(given, raised.error)
+        if context_killer(raised.error):
+            raise raised.error from None
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        nan = math.nan
+        return [Verdict(f"{given}: refused with {type(error).__name__}({first!r}), not a "
+                        f"ValueError or TypeError that names {name}", math.inf, nan, nan, (),
+                        nan, nan, kind="unclear")]
+    return [v if v.ok else dataclasses.replace(v, check=f"{v.check}, with {given}")
+            for v in verdicts]
