@@ -8,7 +8,7 @@ from dataclasses import replace
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from .model.cases import ORDERS, AttentionCase, Case, Serving
+from .model.cases import MAX_SEQLENS, ORDERS, AttentionCase, Case, Serving
 from .model.layouts import INDEX_VIEWS, NAMES
 from .strategy_parts import _known, _names_for, layouts
 
@@ -17,16 +17,18 @@ def servings(layout_names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Serving
     """How the serving property packs and pages a case (``cases.Serving``): the
     order of its sequences by length, guard sequences, a layout for each packed
     tensor and each cache, drawn apart (so k and v differ in strides as often
-    as not), and the index tensors as views.  Of ``layout_names`` (a broadcast
-    is no layout for a packed tensor or a cache); everything shrinks to the
-    simple layout (contiguous, shortest first, no guard)."""
+    as not), the index tensors as views, and the max_seqlen passed.  Of
+    ``layout_names`` (a broadcast is no layout for a packed tensor or a
+    cache); everything shrinks to the simple layout (contiguous, shortest
+    first, no guard, max_seqlen computed)."""
     names = tuple(n for n in _known(layout_names, "layout_names", NAMES)
                   if not n.startswith("expand")) or ("contiguous",)
     packed, cache = layouts(3, names), layouts(4, names)
     return st.builds(Serving, order=st.sampled_from(ORDERS), guards=st.booleans(),
                      q_layout=packed, k_layout=packed, v_layout=packed,
                      k_cache_layout=cache, v_cache_layout=cache,
-                     index=st.sampled_from(INDEX_VIEWS))
+                     index=st.sampled_from(INDEX_VIEWS),
+                     max_seqlen=st.sampled_from(MAX_SEQLENS))
 
 
 def with_serving(

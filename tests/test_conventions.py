@@ -220,6 +220,24 @@ def test_a_serving_call_takes_the_default_scale_where_the_case_draws_none(functi
         assert any(not v.ok for v in verdicts) == fails, (name, verdicts)
 
 
+def test_a_varlen_call_passes_a_padded_max_seqlen_where_the_case_draws_one():
+    """max_seqlen_q/k above the longest sequence are valid (a padded bucket):
+    a function that refuses them is found only where the case pads them."""
+    from attnfuzz.properties.model.cases import AttentionCase, Serving
+
+    strict = implementations.get(f"{MODULE}:varlen_like_exact_max_seqlen@varlen")
+    for choice in ("computed", "exact", "padded"):
+        case = AttentionCase(batch=2, sq=3, sk=9, d=16, dv=16, causal=True,
+                             serving=Serving(max_seqlen=choice))
+        assert all(v.ok for v in checks.get("serving").run(
+            implementations.get(f"{MODULE}:varlen_like@varlen"), case))
+        if choice == "padded":
+            with pytest.raises(ValueError, match="max_seqlen_q must be the longest"):
+                checks.get("serving").run(strict, case)
+        else:
+            assert all(v.ok for v in checks.get("serving").run(strict, case))
+
+
 def test_a_paged_function_is_drawn_only_what_its_call_can_say():
     impl = implementations.get(f"{MODULE}:{PAGED[0]}@{PAGED[1]}")
     assert impl.new_tokens and impl.alignments == ("bottom_right",) and impl.paged is not None

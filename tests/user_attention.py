@@ -231,3 +231,16 @@ def mine_grad_needs_q(q, k, v, **kw):
         return mine(q, k, v, **kw)
     with torch.no_grad():
         return mine(q, k, v, **kw)
+
+
+def varlen_like_exact_max_seqlen(q, k, v, cu_seqlens_q, cu_seqlens_k, *, max_seqlen_q,
+                                 max_seqlen_k, **kw):
+    """``varlen_like`` that refuses a max_seqlen above the longest sequence (a
+    check written the wrong way round): valid input, a padded bucket, refused."""
+    for name, given, cu in (("max_seqlen_q", max_seqlen_q, cu_seqlens_q),
+                            ("max_seqlen_k", max_seqlen_k, cu_seqlens_k)):
+        longest = int((cu[1:] - cu[:-1]).max()) if cu.numel() > 1 else 0
+        if given != longest:
+            raise ValueError(f"{name} must be the longest sequence's length, {longest}")
+    return varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q=max_seqlen_q,
+                       max_seqlen_k=max_seqlen_k, **kw)

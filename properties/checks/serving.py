@@ -35,7 +35,7 @@ import torch
 from ...reference import Verdict, attention_bounds, attention_parts, compare
 from .. import backend
 from ..implementations import Implementation
-from ..model.cases import AttentionCase, Built, build
+from ..model.cases import AttentionCase, Built, build, max_seqlen
 from ..model.layouts import index_view, materialize
 from ..model.pages import page_size, paged_cache
 from .execution import bitwise, memory, watched
@@ -178,6 +178,10 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
     # Between a view's entries: its total, a prefix sum read there is the end.
     cu = [index_view(c, serving.index, int(c[-1])) for c in cu]
     kw = _common(case)
+    for side, i in (("q", 1), ("k", 2)):
+        longest = max_seqlen(serving.max_seqlen, max(p[i] for p in pieces))
+        if longest is not None:
+            kw[f"max_seqlen_{side}"] = longest
     out, lse = impl.varlen(pack(q, "q", serving.q_layout), pack(k, "k", serving.k_layout),
                            pack(v, "v", serving.v_layout), *cu, alignment=case.alignment, **kw)
     total = sum(p[1] for p in pieces)
@@ -346,8 +350,12 @@ def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
     # Between the view's entries: the total.
     cu_q = index_view(torch.tensor(starts, dtype=torch.int32, device=q.device), serving.index,
                       starts[-1])
-    out, lse = impl.paged_varlen(packed, kc, vc, table, cu_q, seqlens, max_seqlen_q=max(counts),
-                                 max_seqlen_k=max(lens), **_common(case))
+    # Its convention takes the lengths as given (none computed): the exact ones
+    # where the case draws none.
+    chosen = "exact" if serving.max_seqlen == "computed" else serving.max_seqlen
+    out, lse = impl.paged_varlen(packed, kc, vc, table, cu_q, seqlens,
+                                 max_seqlen_q=max_seqlen(chosen, max(counts)),
+                                 max_seqlen_k=max_seqlen(chosen, max(lens)), **_common(case))
     verdicts = []
     for i, (b, n, sk) in enumerate(seqs):
         start = starts[i]

@@ -39,6 +39,19 @@ Window = tuple[int | None, int | None]
 # read or store past a sequence's end lands in a longer one's rows), longest
 # first, or shuffled by the case's value seed.
 ORDERS = ("sorted", "longest_first", "shuffled")
+# The max_seqlen_q/k a serving call passes: none (where the function computes
+# its own), the longest sequence's, or more (a padded bucket, which a
+# function whose grid or masks it sizes must take as it takes the exact one).
+MAX_SEQLENS = ("computed", "exact", "padded")
+
+
+def max_seqlen(choice: str, longest: int) -> int | None:
+    """The max_seqlen a serving call passes for ``choice`` of ``MAX_SEQLENS``,
+    its longest sequence ``longest`` long: padded is the next power of two
+    above it (a bucket)."""
+    if choice not in MAX_SEQLENS:
+        raise ValueError(f"max_seqlen must be one of {', '.join(MAX_SEQLENS)}, got {choice!r}")
+    return {"computed": None, "exact": longest, "padded": 1 << longest.bit_length()}[choice]
 
 
 @dataclass(frozen=True)
@@ -66,10 +79,12 @@ class Serving:
     k_cache_layout: Layout = field(default_factory=Layout)
     v_cache_layout: Layout = field(default_factory=Layout)
     index: str = "contiguous"
+    max_seqlen: str = "computed"
 
     def describe(self) -> str:
         """The choices that differ from the simple layout, or ""."""
         parts = [f"{self.order} order"] if self.order != "sorted" else []
+        parts += [f"max_seqlen {self.max_seqlen}"] if self.max_seqlen != "computed" else []
         parts += ["guard rows"] if self.guards else []
         roles = (("packed q", self.q_layout), ("packed k", self.k_layout),
                  ("packed v", self.v_layout), ("k cache", self.k_cache_layout),
