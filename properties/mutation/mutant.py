@@ -47,6 +47,8 @@ HOPPER = (("oracle", "hopper", "float16"), ("oracle", "hopper", "bfloat16"),
 # so must inputs of two dtypes that a kernel would compute at the odd one's.
 BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
 MIXED = (("mixed_dtypes", "naive", "float32"), ("mixed_dtypes", "flash", "float32"))
+# Integer options (split counts, program caps) one below their least value.
+BAD_OPTIONS = (("bad_options", "decode", "float32"),)
 
 # Which properties reach the code of each file of ``kernels/``: the default
 # targets of a mutant that names none (the rule-generated ones, a ``--from``
@@ -74,12 +76,12 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "three_kernel_attention.py": (*NAIVE, *NAIVE_BACKWARD),
     # flash.py holds the entry points (the autograd function, the decode and
     # serving path choice) and the prefill kernel.
-    "flash.py": (*FLASH, *DECODE, *_GRAD_FLASH, SERVING[0], *STATEFUL),
+    "flash.py": (*FLASH, *DECODE, *BAD_OPTIONS, *_GRAD_FLASH, SERVING[0], *STATEFUL),
     "_row_tile.py": (*FLASH, *DECODE, *SERVING, *STATEFUL),
     # Its paged path runs only under the serving property: before the slow
     # metamorphic relations.
     "split_decode.py": (*DECODE[:2], FLASH[0], SERVING[0], DECODE[2], SERVING[1],
-                        *_GRAD_FLASH, *STATEFUL),
+                        *BAD_OPTIONS, *_GRAD_FLASH, *STATEFUL),
     "_tiles.py": (*FLASH[:2], *DECODE[:2], *FLASH_BACKWARD, *SERVING, *STATEFUL),
     "_tuning.py": (*FLASH, *DECODE[:2], *SERVING, *STATEFUL),
     "flash_backward.py": FLASH_BACKWARD,
@@ -88,7 +90,7 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
                    ("oracle", "matmul", "float32"), ("bad_shapes", "naive", "float32"),
                    ("bad_shapes", "matmul", "float32")),
     "_launch.py": (*ALL_ATTENTION, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0], *STATEFUL),
-    "hopper_prefill.py": HOPPER,
+    "hopper_prefill.py": (*HOPPER, ("bad_options", "hopper", "float16")),
 }
 # A file missing from the table (a kernel file added later) is still run, on
 # every entry point at once, rather than skipped.
