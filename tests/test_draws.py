@@ -491,3 +491,18 @@ def test_an_option_just_outside_its_values_is_refused_naming_it(monkeypatch):
         (verdict,) = prop.run(decode, cases[0])
         assert not verdict.ok and verdict.kind == "unclear", verdict
         assert "num_splits=0" in verdict.check, verdict
+
+
+def test_a_backward_that_reads_an_output_changed_in_place_is_found():
+    """An output changed in place before the backward: saved by
+    save_for_backward, autograd refuses (no verdict); kept on ctx, the
+    backward reads the changed values and its gradients move."""
+    case = dataclasses.replace(SMALL, batch=1, hq=2, hkv=2, sq=5, sk=7, dv=16, backward=True)
+    prop = checks.get("gradient_relations")
+    limits = "#backward=yes;causal=no;gqa=no;distinct_value_dim=no"
+    saved = implementations.get(f"tests.user_attention:out_saved@attnfuzz{limits}")
+    verdicts = prop.run(saved, case)
+    assert all(v.ok for v in verdicts) and not any("in place" in v.check for v in verdicts)
+    stashed = implementations.get(f"tests.user_attention:out_on_ctx@attnfuzz{limits}")
+    failing = {v.check for v in prop.run(stashed, case) if not v.ok}
+    assert failing == {"output changed in place: dq", "output changed in place: dk"}, failing

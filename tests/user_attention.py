@@ -244,3 +244,40 @@ def varlen_like_exact_max_seqlen(q, k, v, cu_seqlens_q, cu_seqlens_k, *, max_seq
             raise ValueError(f"{name} must be the longest sequence's length, {longest}")
     return varlen_like(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q=max_seqlen_q,
                        max_seqlen_k=max_seqlen_k, **kw)
+
+
+class _OutOnCtx(torch.autograd.Function):
+    """Attention (no mask, heads matched) whose backward forms delta =
+    rowsum(dO * O) from an output kept on ``ctx`` (the planted bug) or, with
+    ``saved``, from one kept by ``save_for_backward``."""
+
+    @staticmethod
+    def forward(ctx, q, k, v, scale, saved):
+        p = torch.softmax((q.float() @ k.float().transpose(-1, -2)) * scale, dim=-1)
+        out = (p @ v.float()).to(q.dtype)
+        if saved:
+            ctx.save_for_backward(q, k, v, out)
+        else:
+            ctx.save_for_backward(q, k, v)
+            ctx.out = out
+        ctx.scale, ctx.saved = scale, saved
+        return out
+
+    @staticmethod
+    def backward(ctx, do):
+        q, k, v, *kept = ctx.saved_tensors
+        out = kept[0] if ctx.saved else ctx.out
+        q, k, v, do, out = (t.float() for t in (q, k, v, do, out))
+        p = torch.softmax((q @ k.transpose(-1, -2)) * ctx.scale, dim=-1)
+        dv = p.transpose(-1, -2) @ do
+        ds = p * (do @ v.transpose(-1, -2) - (do * out).sum(-1, keepdim=True))
+        dq, dk = ctx.scale * ds @ k, ctx.scale * ds.transpose(-1, -2) @ q
+        return dq.to(do.dtype), dk.to(do.dtype), dv.to(do.dtype), None, None
+
+
+def out_on_ctx(q, k, v, *, causal=False, scale=None, alignment="bottom_right", saved=False):
+    return _OutOnCtx.apply(q, k, v, _scale(q, scale), saved)
+
+
+def out_saved(q, k, v, **kw):
+    return out_on_ctx(q, k, v, saved=True, **kw)

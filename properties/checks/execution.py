@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import torch
@@ -192,10 +192,13 @@ def grads_of(case: Case) -> tuple[str, ...]:
     return tuple(name for name, role in GRADS.items() if role in roles)
 
 
-def execute_backward(impl: Implementation, case: Case, built: Built | None = None) -> BackwardRun:
+def execute_backward(impl: Implementation, case: Case, built: Built | None = None, *,
+                     change_out: Callable[[torch.Tensor], object] | None = None) -> BackwardRun:
     """Differentiate ``impl`` on a backward case: q, k, v as leaves in their
     drawn layouts (``detach`` keeps a view's strides), the output's gradient
-    the case's dO; memory checked as for ``execute``, the gradients too."""
+    the case's dO; memory checked as for ``execute``, the gradients too.
+    ``change_out``: done to the output in place, outside autograd, between
+    the forward and the backward (as a caller may)."""
     built = built or build(case, backend.device())
     declared = dict(impl.options)
     options = {n: v for n, v in case.options
@@ -214,6 +217,9 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
             raise ContractViolation(f"{impl.name} declares a backward, but its out does not "
                                     "require grad: autograd cannot differentiate it",
                                     impl.name, "out", "grad")
+        if change_out is not None:
+            with torch.no_grad():
+                change_out(out)
         got = torch.autograd.grad(out, asked, do, allow_unused=True)
     results = {name: t.detach() for name, t in results.items()}
     _check_returned(impl, results, case, do.device)

@@ -219,12 +219,30 @@ def key_permutation(impl, case, built, base) -> list[Verdict]:
     return verdicts
 
 
+def output_changed(impl, case, built, base) -> list[Verdict]:
+    """The output changed in place between the forward and the backward (a
+    caller's ``out.add_(1)``): autograd's RuntimeError, where the backward
+    saved the output through ``save_for_backward`` (its version counter
+    moved), or the same gradients, where it never reads it.  A backward that
+    keeps the output some other way (an attribute of ``ctx``) reads the
+    changed values: delta, rowsum(dO * O), is then wrong, and so is dS."""
+    try:
+        got = execute_backward(impl, case, built, change_out=lambda out: out.add_(1.0))
+    except RuntimeError as exc:
+        if "inplace" not in str(exc):  # autograd's: a saved tensor, or a view, changed
+            raise
+        return []
+    return [*got.safety, *_same(impl, "output changed in place", got, base,
+                                lambda: gradient_oracle(case, built), case.torch_dtype)]
+
+
 RELATIONS: dict[str, Relation] = {
     "rerun": rerun,
     "contiguous layouts": contiguous,
     "gqa as repeated heads": gqa_repeated,
     "last batch alone": batch_alone,
     "key permutation": key_permutation,
+    "output changed in place": output_changed,
 }
 
 
