@@ -76,8 +76,7 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "three_kernel_attention.py": (*NAIVE, *NAIVE_BACKWARD),
     # flash.py holds the entry points (the autograd function, the decode and
     # serving path choice) and the prefill kernel.
-    "flash.py": (*FLASH, *DECODE, *BAD_OPTIONS, *_GRAD_FLASH, SERVING[0],
-                 ("gradient_relations", "flash", "float32"), *STATEFUL),
+    "flash.py": (*FLASH, *DECODE, *BAD_OPTIONS, *FLASH_BACKWARD, SERVING[0], *STATEFUL),
     "_row_tile.py": (*FLASH, *DECODE, *SERVING, *STATEFUL),
     # Its paged path runs only under the serving property: before the slow
     # metamorphic relations.
