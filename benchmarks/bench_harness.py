@@ -599,9 +599,12 @@ def _drawn(strategy: Any, examples: int, seed: int, body: Callable[[Any], None],
            deadline: float | None = None) -> None:
     """``body`` on ``examples`` cases Hypothesis generates from ``strategy`` with
     ``seed``: the generate phase alone (no targeting, no shrinking), so the
-    cases are the draws themselves, not cases steered towards their bounds."""
+    cases are the draws themselves, not cases steered towards their bounds;
+    each a draw of its own, as the harness runs them (``distinct_draws``)."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
+
+    from attnfuzz.properties.hypothesis_internals import distinct_draws
 
     @hseed(seed)
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
@@ -611,7 +614,8 @@ def _drawn(strategy: Any, examples: int, seed: int, body: Callable[[Any], None],
         if deadline is None or time.monotonic() < deadline:
             body(case)
 
-    each()
+    with distinct_draws():
+        each()
 
 
 QUANTILES = (("median", 0.5), ("p90", 0.9), ("max", 1.0))
