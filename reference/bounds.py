@@ -242,3 +242,33 @@ def attention_bounds(
     lse = parts["lse"]
     lse_bound = torch.log1p(spread) + normalise + 2 * U32 * lse.abs().nan_to_num(posinf=0.0)
     return {"out": out_bound, "probs": p_err + U32 * probs, "lse": lse_bound}
+
+
+def softmax_grad_bound(
+    probs: torch.Tensor, probs_err: torch.Tensor, dy: torch.Tensor, dx: torch.Tensor, *,
+    scale: float, out_dtype: torch.dtype,
+) -> torch.Tensor:
+    """Bound for a softmax backward's dx against the oracle's ``dx``.
+
+    The backward forms dx = scale * y^ * (dy - t^), t^ = rowsum(y^ * dy), from
+    probabilities y^ within ``probs_err`` of the oracle's y (the forward's
+    output it saved, or any within the forward's bound), in fp32, and rounds
+    dx to ``out_dtype``.  With e the error of y^ and t = rowsum(y * dy):
+
+        |t^ - t|   <= E_t = sum_j e_j |dy_j| + gamma_{N+1} sum_j (y_j + e_j) |dy_j|
+                     (the products, each rounded once, summed in fp32 in any order)
+        |z - dx|   <= A = |scale| (e |dy - t| + (y + e) E_t),
+                     z = scale y^ (dy - t^) in exact arithmetic
+        fp32 z^    within gamma_3 |z| of z (a difference and two products)
+        rounded    within u_out |z^| plus the subnormal floor
+
+    so |dx^ - dx| <= A + (gamma_3 + u_out (1 + gamma_3)) (|dx| + A) + floor.  A
+    masked entry (y = e = 0, dx = 0) has the floor alone: its dx must be 0.
+    """
+    y, e, dy, dx = (t.double() for t in (probs, probs_err, dy, dx))
+    n = probs.shape[-1]
+    g_sum, g3, u_out = gamma(n + 1, U32), gamma(3, U32), unit_roundoff(out_dtype)
+    t = (y * dy).sum(-1, keepdim=True)
+    e_t = (e * dy.abs()).sum(-1, keepdim=True) + g_sum * ((y + e) * dy.abs()).sum(-1, keepdim=True)
+    a = abs(scale) * (e * (dy - t).abs() + (y + e) * e_t)
+    return a + (g3 + u_out * (1 + g3)) * (dx.abs() + a) + rounding_floor(out_dtype)

@@ -60,3 +60,11 @@ def attention_grads(
         "delta": delta,
         **parts,
     }
+
+
+def softmax_grad(y: torch.Tensor, dy: torch.Tensor, *, scale: float = 1.0) -> torch.Tensor:
+    """dx of y = softmax(scale * x) for the upstream gradient dy, from the
+    float64 probabilities y: dx = scale * y * (dy - rowsum(y * dy)).  A masked
+    entry has y = 0, hence dx = 0."""
+    y, dy = y.double(), dy.double()
+    return scale * y * (dy - (y * dy).sum(dim=-1, keepdim=True))

@@ -506,3 +506,33 @@ def test_a_backward_that_reads_an_output_changed_in_place_is_found():
     stashed = implementations.get(f"tests.user_attention:out_on_ctx@attnfuzz{limits}")
     failing = {v.check for v in prop.run(stashed, case) if not v.ok}
     assert failing == {"output changed in place: dq", "output changed in place: dk"}, failing
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_the_softmax_differentiated_alone_is_held_to_its_bound(dtype, monkeypatch):
+    """Its backward passes; one that drops the scale, or writes dx into the
+    dy it was handed (broadcast, as a loss of y.sum(0) hands it, or not), fails."""
+    from attnfuzz.kernels import row_softmax
+    from attnfuzz.properties.model.layouts import named
+
+    prop = checks.get("softmax_gradients")
+    impl = implementations.get("softmax")
+    plain = SoftmaxCase(shape=(2, 5, 9), dtype=dtype, scale=2.0, causal=True)
+    broadcast = dataclasses.replace(plain, x_layout=named("expand_batch", 3))
+    for case in (plain, broadcast):
+        assert all(v.ok for v in prop.run(impl, case)), prop.run(impl, case)
+    real = row_softmax.launch_softmax_backward
+
+    def unscaled(y, dy, dx, **options):
+        real(y, dy, dx, **{**options, "scale": 1.0})
+
+    def into_dy(y, dy, dx, **options):
+        real(y, dy, dy, **options)
+        dx.copy_(dy)
+
+    for planted, failing in ((unscaled, {"dx"}), (into_dy, {"input dy modified"})):
+        monkeypatch.setattr(row_softmax, "launch_softmax_backward", planted)
+        got = {v.check for v in prop.run(impl, plain) if not v.ok}
+        assert got == failing, (planted.__name__, got)
+    monkeypatch.setattr(row_softmax, "launch_softmax_backward", into_dy)
+    assert not all(v.ok for v in prop.run(impl, broadcast))

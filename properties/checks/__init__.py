@@ -44,7 +44,7 @@ from .refusal import (
     shape_breaks,
 )
 from .serving import serving_relations
-from .softmax import softmax_invariants, softmax_shift_invariance
+from .softmax import softmax_gradients, softmax_invariants, softmax_shift_invariance
 from .trial import Trial
 
 
@@ -219,7 +219,9 @@ def run_stateful(
     impl = implementations.get(impl_name)
     options.setdefault("reset", impl.reset)
     if backward is None:
-        backward = impl.support.backward and not backend.interpreting()
+        # A backward sequence draws the gradients property's cases: attention's.
+        backward = (impl.support.backward and impl.op == "attention"
+                    and not backend.interpreting())
     if not isinstance(backward, bool):
         raise TypeError(f"backward must be a bool or None, got {backward!r}")
     if backward and not impl.support.backward:
@@ -332,6 +334,11 @@ PROPERTIES: dict[str, Property] = {
         Property(
             "softmax_invariants", ("softmax",), _alone(softmax_invariants),
             "row sums, range, exact zeros where masked, order, finiteness",
+        ),
+        Property(
+            "softmax_gradients", ("softmax",), _alone(softmax_gradients),
+            "dx within its derived bound of the float64 oracle's gradient; dy and x unchanged",
+            only=lambda impl: impl.support.backward,
         ),
         Property(
             "shift_invariance", ("softmax",),

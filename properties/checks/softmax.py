@@ -1,15 +1,20 @@
-"""Softmax invariants, and shift invariance (a metamorphic relation of softmax)."""
+"""Softmax invariants, shift invariance (a metamorphic relation of softmax), and
+the softmax differentiated alone."""
 
 from __future__ import annotations
 
 import torch
 
 from ...reference import Verdict, compare
+from ...reference.bounds import softmax_grad_bound
+from ...reference.gradients import softmax_grad
 from .. import backend
 from ..implementations import Implementation
+from ..implementations.implementation import ContractViolation
 from ..model.cases import Built, SoftmaxCase, build, on_oracle
+from ..model.layouts import materialize
 from ..model.values import GRID
-from .execution import execute, flag
+from .execution import execute, flag, same_bits
 from .oracle import softmax_expected, softmax_visible
 
 
@@ -80,4 +85,45 @@ def softmax_shift_invariance(
         *run.safety,
         *srun.safety,
         compare("shift invariance", got, on_oracle(run.results["out"]), total),
+    ]
+
+
+def softmax_gradients(
+    impl: Implementation, case: SoftmaxCase, built: Built | None = None
+) -> list[Verdict]:
+    """The softmax differentiated alone: x a leaf in its drawn layout, the
+    upstream dy (normal values of the case's seed) in x's layout too, a
+    broadcast one included (a loss of ``y.sum(0)`` hands a kernel such a dy).
+    y within its bound of the oracle's, dx within ``softmax_grad_bound`` of
+    the oracle's gradient, and dy and x unchanged."""
+    built = built or build(case, backend.device())
+    x = built.inputs["x"]
+    gen = torch.Generator().manual_seed(case.values.seed)
+    values = torch.randn(x.shape, generator=gen, dtype=torch.float64).to(x.dtype)
+    dy = materialize(values.to(x.device), case.x_layout).tensor
+    dy_before, x_before = dy.clone(), x.clone()
+    leaf = x.detach().requires_grad_(True)
+    y = impl.run(leaf, None, **case.kwargs())["out"]
+    if not isinstance(y, torch.Tensor) or not y.requires_grad:
+        raise ContractViolation(f"{impl.name} declares a backward, but its out does not "
+                                "require grad: autograd cannot differentiate it",
+                                impl.name, "out", "grad")
+    (dx,) = torch.autograd.grad(y, leaf, dy)
+    if dx is None or dx.shape != x.shape or dx.dtype != x.dtype:
+        got = None if dx is None else (tuple(dx.shape), dx.dtype)
+        raise ContractViolation(f"{impl.name}'s backward returned dx {got}, expected "
+                                f"{(tuple(x.shape), x.dtype)}", impl.name, "dx", "shape")
+    want, bound = softmax_expected(case, built.exact["x"])
+    got = on_oracle(y.detach())
+    exact_dy = on_oracle(dy_before)
+    want_dx = softmax_grad(want, exact_dy, scale=case.scale)
+    # The backward's y: the output it returned, or any within the forward's bound.
+    err = torch.maximum(bound, (got - want).abs())
+    dx_bound = softmax_grad_bound(want, err, exact_dy, want_dx, scale=case.scale,
+                                  out_dtype=case.torch_dtype)
+    return [
+        compare("out", y.detach(), want, bound, dtype=case.torch_dtype),
+        compare("dx", dx, want_dx, dx_bound, dtype=case.torch_dtype),
+        flag("input dy modified", ~same_bits(dy_before, dy), dy, kind="memory", want=dy_before),
+        flag("input x modified", ~same_bits(x_before, x), x, kind="memory", want=x_before),
     ]

@@ -72,7 +72,8 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "tiled_matmul.py": (*MATMUL, *_GRAD_NAIVE, *_refusals("matmul")),
     "nt_matmul.py": (*MATMUL, *_GRAD_NAIVE, *_refusals("matmul_nt")),
     # The softmax's backward kernel runs only inside the three-kernel backward.
-    "row_softmax.py": (*SOFTMAX, *NAIVE_BACKWARD),
+    "row_softmax.py": (*SOFTMAX, *NAIVE_BACKWARD, ("softmax_gradients", "softmax", "float32"),
+                       ("softmax_gradients", "softmax", "float16")),
     "three_kernel_attention.py": (*NAIVE, *NAIVE_BACKWARD),
     # flash.py holds the entry points (the autograd function, the decode and
     # serving path choice) and the prefill kernel.
