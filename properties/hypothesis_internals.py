@@ -22,17 +22,30 @@ def shrink_limit_message(seconds: float) -> str:
             "reported is the smallest case found by then")
 
 
-def bound_shrinking(seconds: float) -> None:
-    """Cap the time Hypothesis spends shrinking one failure (a module constant
-    of its engine; 300 s by default), and have the engine say so in those
-    terms when it stops there.  ``ValueError`` if this Hypothesis has no such
-    limit or reports through another function."""
+def _shrinking_engine():
+    """Hypothesis' engine module, with the shrink time limit and the reporter
+    ``bound_shrinking`` sets; ``ValueError`` if this version lacks either."""
     from hypothesis.internal.conjecture import engine
 
     if not hasattr(engine, "MAX_SHRINKING_SECONDS"):
         raise ValueError("this Hypothesis version has no shrink time limit")
     if not callable(getattr(engine, "report", None)):
         raise ValueError("this Hypothesis version's engine reports through no `report`")
+    return engine
+
+
+def check_shrink_bound() -> None:
+    """``ValueError`` where ``bound_shrinking`` could not bound this Hypothesis'
+    shrinking; changes nothing (a campaign's workers bound their own)."""
+    _shrinking_engine()
+
+
+def bound_shrinking(seconds: float) -> None:
+    """Cap the time Hypothesis spends shrinking one failure (a module constant
+    of its engine; 300 s by default), and have the engine say so in those
+    terms when it stops there, for the rest of this process.  ``ValueError``
+    if this Hypothesis has no such limit or reports through another function."""
+    engine = _shrinking_engine()
     engine.MAX_SHRINKING_SECONDS = seconds
     original = getattr(engine.report, "attnfuzz_original", engine.report)
     engine.report = _rewording(original, seconds)

@@ -281,13 +281,18 @@ def test_a_timed_campaign_starts_no_case_past_its_time(capsys, fakes):
 def test_a_case_failing_past_the_time_is_shrunk_and_dumped(capsys, tmp_path, fakes):
     """The first case (2 s) outlasts the campaign (1 s): its shrinking and final
     replay run past the deadline, and must run the implementation (returning
-    unrun there, the replay passed and the failure was counted without a dump)."""
+    unrun there, the replay passed and the failure was counted without a dump).
+    The limit binds the campaign's workers, not the process that ran it."""
+    from hypothesis.internal.conjecture import engine
+
+    limit = engine.MAX_SHRINKING_SECONDS
     code, out, err = cli_main(capsys, "run", "--impl", "slow_nan_for_tests", "--dtype",
                               "float32", "--property", "oracle", "--seconds", "1",
                               "--shrink-seconds", "1", "--seed", "3", "--dump-dir", str(tmp_path))
     assert code == 1, out + err
     assert "1 failing implementation/dtype pair" in summary(out), out
     assert len(dumps(out)) == 1, out
+    assert engine.MAX_SHRINKING_SECONDS == limit
 
 
 def test_mutants_list_aligns_names_and_descriptions(capsys):

@@ -296,11 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
 Round = tuple[str, str, str]  # (implementation, dtype, property)
 
 
-def _bound_shrinking(seconds: float) -> None:
+def _check_shrink_bound() -> None:
+    # Checked here, bound in each worker: this process may go on to run other
+    # Hypothesis tests (a test calling the command in-process) at their limits.
     from .. import hypothesis_internals
 
     try:
-        hypothesis_internals.bound_shrinking(seconds)
+        hypothesis_internals.check_shrink_bound()
     except ValueError as exc:
         raise UsageError(f"--shrink-seconds: {exc}") from None
 
@@ -354,7 +356,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError("bfloat16 is wrong in Triton's interpreter; run it on a GPU")
     impls = _imported(args.impl, args.convention, args.supports)
     if args.shrink_seconds is not None:
-        _bound_shrinking(args.shrink_seconds)
+        _check_shrink_bound()
     if args.oracle_device is not None:
         os.environ["ATTNFUZZ_ORACLE_DEVICE"] = args.oracle_device
     rounds = _rounds(impls, dtypes, args.property)
