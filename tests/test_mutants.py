@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 
 import pytest
 
@@ -156,6 +157,30 @@ def test_a_target_that_fails_on_the_unmutated_kernels_is_found_by_the_baseline(
     assert runner.without(bug, base.failing).targets == tuple(
         t for t in bug.targets if t != ("oracle", "matmul", "float32"))
     assert "1 targets FAIL on the unmutated kernels" in table([], base)
+
+
+def test_a_target_the_unmutated_kernels_cannot_finish_in_time_is_left_out(monkeypatch):
+    """A slow target must not end the whole run: the chunk that timed out is
+    rerun a target at a time, and only the one that times out alone is left
+    out, reported as such."""
+    ran = []
+
+    def fake_run(cmd, **kw):
+        targets = json.loads(cmd[cmd.index("--targets") + 1])
+        ran.append(targets)
+        if ["oracle", "softmax", "float32"] in targets:
+            raise subprocess.TimeoutExpired(cmd, kw["timeout"])
+        out = json.dumps({"failing": {}, "examples": 8 * len(targets)})
+        return subprocess.CompletedProcess(cmd, 0, stdout=out + "\n", stderr="")
+
+    monkeypatch.setattr(runner.subprocess, "run", fake_run)
+    targets = [("oracle", "matmul", "float32"), ("oracle", "softmax", "float32"),
+               ("oracle", "naive", "float32")]
+    base = run_baseline(targets, examples=8, seed=0, backend="interpreter", jobs=1, timeout=5)
+    assert base.failing == {"oracle/softmax/float32":
+                            "the unmutated kernels did not finish it in 5s"}, base
+    assert base.examples == 16
+    assert len(ran) == 4  # the chunk, then each of its three targets alone
 
 
 @pytest.mark.skipif(not backend.interpreting(), reason="the interpreter's view of the code")
