@@ -8,34 +8,40 @@ from dataclasses import replace
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from .model.cases import MAX_SEQLENS, ORDERS, AttentionCase, Case, Serving
+from .model.cases import MAX_SEQLENS, ORDERS, UNUSED_ENTRIES, AttentionCase, Case, Serving
 from .model.layouts import INDEX_VIEWS, NAMES
 from .strategy_parts import _known, _names_for, layouts
 
 
-def servings(layout_names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Serving]:
+def servings(
+    layout_names: tuple[str, ...] = NAMES, unused_entries: tuple[str, ...] = ("spare_page",)
+) -> st.SearchStrategy[Serving]:
     """How the serving property packs and pages a case (``cases.Serving``): the
     order of its sequences by length, guard sequences, a layout for each packed
     tensor and each cache, drawn apart (so k and v differ in strides as often
-    as not), the index tensors as views, and the max_seqlen passed.  Of
+    as not), the index tensors as views, the max_seqlen passed, and what the
+    block table holds past each sequence's pages (of ``unused_entries``).  Of
     ``layout_names`` (a broadcast is no layout for a packed tensor or a
     cache); everything shrinks to the simple layout (contiguous, shortest
-    first, no guard, max_seqlen computed)."""
+    first, no guard, max_seqlen computed, a spare page)."""
     names = tuple(n for n in _known(layout_names, "layout_names", NAMES)
                   if not n.startswith("expand")) or ("contiguous",)
+    fills = _known(unused_entries, "unused_entries", UNUSED_ENTRIES)
     packed, cache = layouts(3, names), layouts(4, names)
     return st.builds(Serving, order=st.sampled_from(ORDERS), guards=st.booleans(),
                      q_layout=packed, k_layout=packed, v_layout=packed,
                      k_cache_layout=cache, v_cache_layout=cache,
                      index=st.sampled_from(INDEX_VIEWS),
-                     max_seqlen=st.sampled_from(MAX_SEQLENS))
+                     max_seqlen=st.sampled_from(MAX_SEQLENS),
+                     unused_entries=st.sampled_from(fills))
 
 
 def with_serving(
-    cases: st.SearchStrategy[AttentionCase], layout_names: tuple[str, ...] = NAMES
+    cases: st.SearchStrategy[AttentionCase], layout_names: tuple[str, ...] = NAMES,
+    unused_entries: tuple[str, ...] = ("spare_page",),
 ) -> st.SearchStrategy[AttentionCase]:
     """``cases``, each with a serving layout drawn for it (see ``servings``)."""
-    return st.tuples(cases, servings(layout_names)).map(
+    return st.tuples(cases, servings(layout_names, unused_entries)).map(
         lambda t: replace(t[0], serving=t[1]))
 
 

@@ -244,6 +244,42 @@ def test_page_sizes_just_outside_the_declared_ones_are_drawn():
     run()
 
 
+def pages_checked_one_past(q, k_cache, v_cache, block_table, cache_seqlens, **kw):
+    """Checks the table entries its keys use, and one more where a sequence's
+    keys fill their last page: a valid table whose next entry is -1 is refused."""
+    page, pages = k_cache.shape[1], k_cache.shape[0]
+    for b, n in enumerate(cache_seqlens.tolist()):
+        checked = block_table[b, : n // page + 1]
+        if bool(((checked < 0) | (checked >= pages)).any()):
+            raise ValueError(f"block_table[{b}] names a page outside 0..{pages - 1}")
+    return paged_like(q, k_cache, v_cache, block_table, cache_seqlens, **kw)
+
+
+@pytest.mark.parametrize("declared", ["valid", "any"])
+def test_unused_table_entries_hold_what_the_support_allows(declared):
+    """Past each sequence's pages the table holds a spare page, or, declared
+    ``unused_pages=any``, also -1 or the page count: a function that reads or
+    checks one entry too many is found only where such entries are drawn."""
+    impl = implementations.get(f"{HERE}:pages_checked_one_past@paged#unused_pages={declared}")
+    fills, failed = set(), []
+
+    @settings(max_examples=25, deadline=None, database=None, derandomize=True)
+    @given(checks.get("serving").cases(impl, "float32"))
+    def run(case):
+        fills.add(case.serving.unused_entries)
+        try:
+            harness.check("serving", impl.name, case)
+        except AssertionError as exc:
+            failed.append(str(exc))
+
+    run()
+    if declared == "valid":
+        assert fills == {"spare_page"} and not failed, failed[:1]
+    else:
+        assert fills == {"spare_page", "minus_one", "past_end"}, fills
+        assert failed and "block_table" in failed[0], failed[:1]
+
+
 def test_page_sizes_are_broken_only_where_the_convention_pages():
     declared = Support(page_sizes=(16, 64))
     assert "page_size" in outside_support.broken_limits(declared, keys_cover_queries=True)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from ...reference import Verdict
 from .. import backend, implementations, outside_support, strategies
 from ..implementations import Implementation
-from ..model.cases import Built, Case
+from ..model.cases import UNUSED_ENTRIES, Built, Case
 from . import stateful
 from .agreement import implementations_agree
 from .execution import context_killer, execute, failures, steering, worst
@@ -329,7 +329,8 @@ PROPERTIES: dict[str, Property] = {
             max_len=70, only=lambda impl: bool(impl.serving_calls()),
             # Layouts of the packed tensors and caches within what the support accepts.
             extend=lambda impl, cases, names: strategies.with_serving(
-                cases, tuple(n for n in names if n in impl.support.layouts)),
+                cases, tuple(n for n in names if n in impl.support.layouts),
+                UNUSED_ENTRIES if impl.support.unused_pages == "any" else ("spare_page",)),
         ),
         Property(
             "softmax_invariants", ("softmax",), _alone(softmax_invariants),

@@ -229,11 +229,11 @@ def _paged_cache(case: AttentionCase, k: torch.Tensor, v: torch.Tensor, lens: li
                  page: int, seed: int) -> tuple[torch.Tensor, ...]:
     """(k_cache, v_cache, block_table, seq_lens) of sequences of ``lens`` keys in
     shuffled pages, the caches in the case's serving layouts, the table and
-    lengths as its views; between the views' entries are the NaN page (the
-    table's last column names it) and the longest length, which reads NaN
+    lengths as its views; between the views' entries are the table's unused
+    entry (its last column holds one) and the longest length, which reads NaN
     slots for any other sequence."""
     serving = case.serving
-    kc, vc, table = paged_cache(k, v, lens, page, seed)
+    kc, vc, table = paged_cache(k, v, lens, page, seed, unused=serving.unused_entries)
     kc = materialize(kc, serving.k_cache_layout).tensor
     vc = materialize(vc, serving.v_cache_layout).tensor
     seqlens = torch.tensor(lens, dtype=torch.int32, device=k.device)

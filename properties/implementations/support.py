@@ -43,6 +43,8 @@ SCALES = ("any", "positive", "default")
 # Where a sequence's queries sit among its keys: anywhere the mask says, or as
 # its last keys (a prefix-cached prefill: Sq <= Sk, masks bottom-right).
 QUERIES = ("any", "last_keys")
+# What a paged call's block_table may hold past each sequence's pages.
+UNUSED_PAGES = ("valid", "any")
 # The largest int a range may hold: a declared set is a tuple of its members.
 MAX_RANGE = 1 << 16
 
@@ -308,6 +310,9 @@ KEYS = {k.name: k for k in (
     Key("max_magnitude", _Magnitude(), None,
         "largest |input| it is meant for (values are scaled to fit; never refused)"),
     Key("page_sizes", _Ints(), None, "page sizes of a paged KV cache"),
+    Key("unused_pages", _Choice(UNUSED_PAGES), "valid",
+        "block_table entries past a sequence's pages: valid (pages of the cache, as zero "
+        "padding), any (also -1 and numbers past the cache: never read)"),
     Key("lse", _Flag(), False, "returns the log-sum-exp beside the output, as (out, lse)"),
     Key("backward", _Flag(), False, "differentiable: the gradient properties run too"),
     Key("backward_delta", _Choice(("any", "output", "probs")), "any",
@@ -345,6 +350,7 @@ class Support:
     scale: str = _default("scale")
     max_magnitude: float | None = _default("max_magnitude")
     page_sizes: tuple[int, ...] | None = _default("page_sizes")
+    unused_pages: str = _default("unused_pages")
     lse: bool = _default("lse")
     backward: bool = _default("backward")
     backward_delta: str = _default("backward_delta")

@@ -43,6 +43,11 @@ ORDERS = ("sorted", "longest_first", "shuffled")
 # its own), the longest sequence's, or more (a padded bucket, which a
 # function whose grid or masks it sizes must take as it takes the exact one).
 MAX_SEQLENS = ("computed", "exact", "padded")
+# What a paged call's table holds past each sequence's pages: a spare page of
+# the cache (NaN in every slot), -1, or the cache's page count (one past its
+# last page).  The last two only where the implementation says such entries
+# are never read (``Support.unused_pages``).
+UNUSED_ENTRIES = ("spare_page", "minus_one", "past_end")
 
 
 def max_seqlen(choice: str, longest: int) -> int | None:
@@ -80,6 +85,7 @@ class Serving:
     v_cache_layout: Layout = field(default_factory=Layout)
     index: str = "contiguous"
     max_seqlen: str = "computed"
+    unused_entries: str = "spare_page"
 
     def describe(self) -> str:
         """The choices that differ from the simple layout, or ""."""
@@ -91,6 +97,8 @@ class Serving:
                  ("v cache", self.v_cache_layout))
         parts += [f"{name}={lay.name}" for name, lay in roles if lay != Layout()]
         parts += [f"index tensors {self.index}"] if self.index != "contiguous" else []
+        parts += ([f"unused table entries {self.unused_entries.replace('_', ' ')}"]
+                  if self.unused_entries != "spare_page" else [])
         return ", ".join(parts)
 
     @classmethod

@@ -24,19 +24,22 @@ def page_size(seed: int, declared: tuple[int, ...] | None = None) -> int:
 
 
 def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, seed: int,
-                shared: bool = False) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+                shared: bool = False, unused: str = "spare_page",
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(k_cache, v_cache, block_table) holding each sequence's first lens[b]
     keys of k, v (B, Hkv, Sk, D) in shuffled pages, NaN everywhere else, and
-    every unused table entry naming a NaN page.  With ``shared``, sequence 1
-    reuses sequence 0's first page (the caller makes those keys equal: a
-    shared prompt prefix)."""
+    every unused table entry (every sequence has one: the last column at
+    least) holding ``unused`` (``cases.UNUSED_ENTRIES``): a spare page of NaN,
+    -1, or the number of pages.  With ``shared``, sequence 1 reuses sequence
+    0's first page (the caller makes those keys equal: a shared prompt prefix)."""
     b, hkv = k.shape[:2]
     counts = [-(-n // page) for n in lens]
     gen = torch.Generator().manual_seed(seed)
     order = torch.randperm(sum(counts) + 1 - shared, generator=gen).tolist()  # last: NaN
     caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
                          device=t.device) for t in (k, v)]
-    table = torch.full((b, max(counts, default=0) + 1), order[-1], dtype=torch.int32)
+    fill = {"spare_page": order[-1], "minus_one": -1, "past_end": len(order)}[unused]
+    table = torch.full((b, max(counts, default=0) + 1), fill, dtype=torch.int32)
     fresh = iter(order)
     for i, n_keys in enumerate(lens):
         for j in range(counts[i]):
