@@ -153,6 +153,8 @@ def _kernelbench(fn_name: str, tiny: bool) -> tuple[int, str | None]:
 
 
 def _check(peer: str, tiny: bool) -> dict:
+    import torch
+
     fns = (("flash_attention", "naive_attention") if peer == "tutorial"
            else ("flash_attention", "naive_attention", "softmax", "matmul"))
     run = _tutorial if peer == "tutorial" else _kernelbench
@@ -160,6 +162,8 @@ def _check(peer: str, tiny: bool) -> dict:
     for fn_name in fns:
         try:
             n, failed = run(fn_name, tiny)
+        except torch.OutOfMemoryError as exc:  # the machine's limit, not the kernel's fault
+            return {"killed": False, "error": f"{fn_name}: {str(exc)[:200]}", "checks": checks}
         except Exception as exc:  # a raise fails the peer's test as an assertion does
             n, failed = 1, f"{fn_name}: raised {type(exc).__name__}: {str(exc)[:200]}"
         checks += n
@@ -203,8 +207,8 @@ def _one(mutant, peers: tuple[str, ...], tiny: bool, timeout: float) -> dict:
 
 
 def _status(r: dict, clean: bool = False) -> str:
-    return ("failed" if clean else "killed") if r.get("killed") else "hung" if r.get(
-        "hung") else "passed" if clean else "survived"
+    return (("failed" if clean else "killed") if r.get("killed") else "hung" if r.get("hung")
+            else "error" if r.get("error") else "passed" if clean else "survived")
 
 
 def _attnfuzz_results(path: str | None) -> dict[str, str]:
@@ -253,7 +257,7 @@ def main() -> int:
     for peer, r in clean.items():
         print(f"baseline {peer}: {_status(r, clean=True)} ({r.get('checks')} checks, "
               f"{r['seconds']}s)" + (f": {r['failed']}" if r.get("failed") else ""), flush=True)
-    if any(r.get("killed") or r.get("hung") for r in clean.values()):
+    if any(r.get("killed") or r.get("hung") or r.get("error") for r in clean.values()):
         raise SystemExit("a method fails on the unmutated kernels: its kills would mean nothing")
     theirs = _attnfuzz_results(args.attnfuzz)
     results: dict[str, dict] = {}

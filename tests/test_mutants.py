@@ -159,10 +159,10 @@ def test_a_target_that_fails_on_the_unmutated_kernels_is_found_by_the_baseline(
     assert "1 targets FAIL on the unmutated kernels" in table([], base)
 
 
-def test_a_target_the_unmutated_kernels_cannot_finish_in_time_is_left_out(monkeypatch):
-    """A slow target must not end the whole run: the chunk that timed out is
-    rerun a target at a time, and only the one that times out alone is left
-    out, reported as such."""
+def test_a_target_the_unmutated_kernels_cannot_finish_or_run_is_left_out(monkeypatch):
+    """A slow or broken target must not end the whole run: the chunk that timed
+    out or broke is rerun a target at a time, and only the targets that time
+    out or break alone are left out, reported as such."""
     ran = []
 
     def fake_run(cmd, **kw):
@@ -170,17 +170,24 @@ def test_a_target_the_unmutated_kernels_cannot_finish_in_time_is_left_out(monkey
         ran.append(targets)
         if ["oracle", "softmax", "float32"] in targets:
             raise subprocess.TimeoutExpired(cmd, kw["timeout"])
+        if ["gradients", "flash", "float16"] in targets:
+            return subprocess.CompletedProcess(cmd, 1, stdout="", stderr=(
+                "Traceback (most recent call last):\n  ...\nhypothesis.errors.FlakyFailure: "
+                "Hypothesis test produces unreliable results\n  0.3  (label='error/bound')\n"))
         out = json.dumps({"failing": {}, "examples": 8 * len(targets)})
         return subprocess.CompletedProcess(cmd, 0, stdout=out + "\n", stderr="")
 
     monkeypatch.setattr(runner.subprocess, "run", fake_run)
     targets = [("oracle", "matmul", "float32"), ("oracle", "softmax", "float32"),
-               ("oracle", "naive", "float32")]
+               ("oracle", "naive", "float32"), ("gradients", "flash", "float16")]
     base = run_baseline(targets, examples=8, seed=0, backend="interpreter", jobs=1, timeout=5)
-    assert base.failing == {"oracle/softmax/float32":
-                            "the unmutated kernels did not finish it in 5s"}, base
+    assert base.failing == {
+        "oracle/softmax/float32": "the unmutated kernels did not finish it in 5s",
+        "gradients/flash/float16": "the worker broke on the unmutated kernels: hypothesis."
+        "errors.FlakyFailure: Hypothesis test produces unreliable results (exit status 1)",
+    }, base
     assert base.examples == 16
-    assert len(ran) == 4  # the chunk, then each of its three targets alone
+    assert len(ran) == 5  # the chunk, then each of its four targets alone
 
 
 @pytest.mark.skipif(not backend.interpreting(), reason="the interpreter's view of the code")

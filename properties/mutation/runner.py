@@ -238,28 +238,38 @@ def run_baseline(
             try:
                 proc = subprocess.run(cmd, env=_worker_env(tmp), capture_output=True, text=True,
                                       cwd=tmp, timeout=timeout)
+                why = None
             except subprocess.TimeoutExpired:
-                if alone or len(chunk) == 1:
-                    # A mutant given this target would time out on it too:
-                    # left out like a failing one, and said so.
-                    return {"failing": {"/".join(chunk[0]): f"the unmutated kernels did not "
-                                        f"finish it in {timeout:g}s"}, "examples": 0}
-                # Which of the chunk's targets is slow: each alone, with the same limit.
-                with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-                    outs = list(pool.map(lambda t: one([t], alone=True), chunk))
-                return {"failing": {k: v for o in outs for k, v in o["failing"].items()},
-                        "examples": sum(o["examples"] for o in outs)}
-        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
-        if proc.returncode != 0 or not lines:
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-            raise SystemExit(f"baseline: the worker broke on the unmutated kernels: {tail[0]}")
-        return json.loads(lines[-1])
+                why = f"the unmutated kernels did not finish it in {timeout:g}s"
+        lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")] if why is None else []
+        if why is None and (proc.returncode != 0 or not lines):
+            why = "the worker broke on the unmutated kernels: " + _error_of(proc)
+        if why is None:
+            return json.loads(lines[-1])
+        if alone or len(chunk) == 1:
+            # A mutant given this target would time out or break on it too:
+            # left out like a failing one, and said so.
+            return {"failing": {"/".join(chunk[0]): why}, "examples": 0}
+        # Which of the chunk's targets it is: each alone, with the same limit.
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            outs = list(pool.map(lambda t: one([t], alone=True), chunk))
+        return {"failing": {k: v for o in outs for k, v in o["failing"].items()},
+                "examples": sum(o["examples"] for o in outs)}
 
     with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
         outs = list(pool.map(one, chunks))
     failing = {k: v for o in outs for k, v in o["failing"].items()}
     return Baseline(failing, sum(o["examples"] for o in outs),
                     round(time.monotonic() - start, 2))
+
+
+def _error_of(proc: subprocess.CompletedProcess) -> str:
+    """What a broken worker said: its exception's line (the last line that
+    names an error, else its last line), with its exit status."""
+    lines = (proc.stderr or proc.stdout or "").strip().splitlines()
+    named = [ln.strip() for ln in lines
+             if re.match(r"^\s*[\w.]*(Error|Exception|Failure|Flaky)\b", ln)]
+    return f"{(named or lines or ['no output'])[-1][:300]} (exit status {proc.returncode})"
 
 
 def without(mutant: Mutant, failing: dict[str, str]) -> Mutant:
