@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import torch
 
+from .cases import UNUSED_ENTRIES
+
 # Page sizes drawn: one key, a prime, the usual serving sizes.
 PAGE_SIZES = (1, 3, 16, 64, 256)
 
@@ -38,7 +40,9 @@ def paged_cache(k: torch.Tensor, v: torch.Tensor, lens: list[int], page: int, se
     order = torch.randperm(sum(counts) + 1 - shared, generator=gen).tolist()  # last: NaN
     caches = [torch.full((len(order), page, hkv, t.shape[-1]), float("nan"), dtype=t.dtype,
                          device=t.device) for t in (k, v)]
-    fill = {"spare_page": order[-1], "minus_one": -1, "past_end": len(order)}[unused]
+    if unused not in UNUSED_ENTRIES:
+        raise ValueError(f"unused must be one of {', '.join(UNUSED_ENTRIES)}, got {unused!r}")
+    fill = dict(zip(UNUSED_ENTRIES, (order[-1], -1, len(order)), strict=True))[unused]
     table = torch.full((b, max(counts, default=0) + 1), fill, dtype=torch.int32)
     fresh = iter(order)
     for i, n_keys in enumerate(lens):
