@@ -220,15 +220,22 @@ def test_bounds_that_overflow_are_infinite_not_nan():
 # rounds once.  A bound of u p per term of P's rounding and u |dV| for the
 # final one has room for that; taking both roundings as they are (signed,
 # from the exact P and dV) has not.
-# (A draw whose rows round alike either way can pass: of six, one must fail;
-# of the draws above, the old bound failed one in fifty, this one nine in ten.)
-@given(st.lists(st.tuples(backward_inputs(dtype="float16", spreads=(0.1, 1.0)), st.booleans()),
+# Each draw has more than one block of rows over two or more keys (one block
+# rounds once, as a right kernel does).  A draw whose rows round alike either
+# way can pass: of six, one must fail; of such draws the old bound failed one
+# in fifty, this one nine in ten.  (Six draws of which any could be skipped
+# left a seed with one draw to go on, and it passed.)
+def _rounds_more_than_once(inputs) -> bool:
+    q, k, _, _, kw = inputs
+    return q.shape[2] > 16 and _keys_seen(q, k, kw) >= 2
+
+
+@given(st.lists(st.tuples(backward_inputs(dtype="float16", spreads=(0.1, 1.0))
+                          .filter(_rounds_more_than_once), st.booleans()),
                 min_size=6, max_size=6))
 def test_a_half_precision_dv_accumulator_breaks_the_bounds(draws):
     seen = []
     for (q, k, v, do, kw), fused in draws:
-        if q.shape[2] <= 16 or _keys_seen(q, k, kw) < 2:
-            continue  # one block of rows: one rounding, as a right kernel's
         got = emulate(q, k, v, do, fused=fused, bug="dv half accumulator", **kw)
         seen.append(ratios(q, k, v, do, kw, got)["dv"])
-    assert not seen or max(seen) > 1.0, seen
+    assert max(seen) > 1.0, seen
