@@ -10,6 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+
+class TimeUp(BaseException):
+    """Ends a Hypothesis run from inside its test at a time box: not an
+    ``Exception``, so Hypothesis lets it through at once, as it does
+    ``KeyboardInterrupt``, and neither reports nor shrinks it."""
+
+
 # The start of what Hypothesis' engine reports when shrinking reaches its time
 # limit.  Its text names the default limit (five minutes) whatever the limit
 # is, and asks for a bug report: neither holds for a limit chosen on purpose.

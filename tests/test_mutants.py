@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -174,7 +175,7 @@ def test_a_target_the_unmutated_kernels_cannot_finish_or_run_is_left_out(monkeyp
             return subprocess.CompletedProcess(cmd, 1, stdout="", stderr=(
                 "Traceback (most recent call last):\n  ...\nhypothesis.errors.FlakyFailure: "
                 "Hypothesis test produces unreliable results\n  0.3  (label='error/bound')\n"))
-        out = json.dumps({"failing": {}, "examples": 8 * len(targets)})
+        out = json.dumps({"failing": {}, "examples": 8 * len(targets), "cut": {}})
         return subprocess.CompletedProcess(cmd, 0, stdout=out + "\n", stderr="")
 
     monkeypatch.setattr(runner.subprocess, "run", fake_run)
@@ -188,6 +189,39 @@ def test_a_target_the_unmutated_kernels_cannot_finish_or_run_is_left_out(monkeyp
     }, base
     assert base.examples == 16
     assert len(ran) == 5  # the chunk, then each of its four targets alone
+
+
+def test_a_time_box_stops_a_target_between_cases_and_says_so(monkeypatch):
+    """``--target-seconds``: cases and call sequences begun before the box
+    ends run, then the target stops and is named as cut short; a cap (the
+    baseline's count, for a mutant) stops it likewise, not named; a failing
+    case found in time is still a kill, though Hypothesis replays it after."""
+    from attnfuzz.properties.run import harness
+
+    def slow_and_failing(prop, impl, case, **kw):
+        time.sleep(1.2)
+        raise AssertionError("planted")
+
+    now = time.monotonic()
+    count, cut = runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None,
+                                    until=now + 0.5)
+    assert cut and count >= 1 and time.monotonic() - now < 30
+    count, cut = runner._run_target("stateful", "softmax", "float32", 10**6, 0, None, None,
+                                    until=time.monotonic() + 0.5)
+    assert cut and count >= 1
+    assert runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None,
+                              cap=3) == (3, False)
+    assert runner._run_target("stateful", "softmax", "float32", 10**6, 0, None, None,
+                              cap=4) == (4, False)
+    assert runner._run_target("oracle", "softmax", "float32", 3, 0, None, None) == (3, False)
+    monkeypatch.setattr(harness, "check", slow_and_failing)
+    with pytest.raises(runner._Killed) as killed:  # the replay begins past the box
+        runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None,
+                           until=time.monotonic() + 1.0)
+    assert "planted" in str(killed.value.failure) and killed.value.count == 1
+    survivor = Result("m", "a bug", False, examples=5, reached=True,
+                      cut={"oracle/softmax/float32": 5})
+    assert "survived a time box: m: oracle/softmax/float32 (5 examples)" in table([survivor])
 
 
 @pytest.mark.skipif(not backend.interpreting(), reason="the interpreter's view of the code")

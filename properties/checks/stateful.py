@@ -44,7 +44,9 @@ from __future__ import annotations
 
 import collections
 import math
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -364,6 +366,28 @@ _HISTORY: dict[str, collections.deque] = {}
 # it times a single case, and ends a timed visit between calls, never while
 # a failure shrinks.
 STEP_HOOKS: list[Callable[[str, Case], None]] = []
+
+
+@contextmanager
+def time_box(until: float | None) -> Iterator[None]:
+    """Inside: sequences stop between calls once ``time.monotonic()`` passes
+    ``until`` (None: never), unless a call has failed (its shrinking is never
+    cut short); the run then ends quietly, as if it had run its sequences."""
+    failed: list[bool] = []
+
+    def step(event: str, case: Case) -> None:
+        if event == "failure":
+            failed.append(True)
+        elif until is not None and not failed and time.monotonic() >= until:
+            raise hypothesis_internals.TimeUp
+
+    STEP_HOOKS.append(step)
+    try:
+        yield
+    except hypothesis_internals.TimeUp:
+        pass
+    finally:
+        STEP_HOOKS.remove(step)
 
 
 def reset_history() -> None:

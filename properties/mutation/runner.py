@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import reach
@@ -65,6 +65,9 @@ class Result:
     # Whether its edited lines ran on its targets (None: not known, as for a
     # kill, which shows they did).
     reached: bool | None = None
+    # The targets a time box (``--target-seconds``) cut short, each with the
+    # examples it ran: a survivor's evidence is thinner there.
+    cut: dict[str, int] = field(default_factory=dict)
 
     def status(self) -> str:
         return ("equivalent" if self.equivalent else "not run" if self.not_run
@@ -79,6 +82,9 @@ class Baseline:
     failing: dict[str, str]
     examples: int
     seconds: float
+    # The targets a time box cut short, each with the examples it ran: every
+    # mutant runs at most those, so that each of its cases passed here.
+    cut: dict[str, int] = field(default_factory=dict)
 
 
 def _package_dirs() -> dict[str, Path]:
@@ -127,7 +133,9 @@ def apply(mutant: Mutant, dest: Path) -> Path:
 
 
 def _worker_cmd(targets, *, examples: int, seed: int, backend: str, layouts, families,
-                watch: reach.Watch | None = None, baseline: bool = False) -> list[str]:
+                watch: reach.Watch | None = None, baseline: bool = False,
+                target_seconds: float | None = None,
+                caps: dict[str, int] | None = None) -> list[str]:
     return [
         sys.executable, "-m", "attnfuzz.properties.mutation.runner", "--worker",
         "--targets", json.dumps(targets), "--examples", str(examples),
@@ -138,6 +146,8 @@ def _worker_cmd(targets, *, examples: int, seed: int, backend: str, layouts, fam
                                   "calls": sorted(watch.calls), "always": watch.always})]
           if watch is not None else []),
         *(["--baseline"] if baseline else []),
+        *(["--target-seconds", str(target_seconds)] if target_seconds is not None else []),
+        *(["--caps", json.dumps(caps)] if caps else []),
     ]
 
 
@@ -160,7 +170,13 @@ def run_mutant(
     families: list[str] | None = None,
     sanitize: bool = False,
     timeout: float | None = None,
+    target_seconds: float | None = None,
+    caps: dict[str, int] | None = None,
 ) -> Result:
+    """``mutant`` killed or not, by its targets' ``examples`` (of each target
+    in ``caps``, at most that many: the baseline's, where a time box cut it
+    short), each target for at most ``target_seconds``, the whole for at
+    most ``timeout``."""
     def result(killed: bool, **kw: object) -> Result:
         return Result(mutant.name, mutant.mimics, killed, file=mutant.file, **kw)
 
@@ -190,7 +206,8 @@ def run_mutant(
             return result(False, not_run=f"needs {other}: {where} in code only {taker}")
         watch = reach.watch(str(path), text, lines)
         cmd = _worker_cmd(mutant.targets, examples=examples, seed=seed, backend=backend,
-                          layouts=layouts, families=families, watch=watch)
+                          layouts=layouts, families=families, watch=watch,
+                          target_seconds=target_seconds, caps=caps)
         if sanitize:
             cmd = [*SANITIZER, *cmd]
         try:
@@ -213,14 +230,14 @@ def run_mutant(
                       seconds=out.get("seconds"), detail=out.get("detail", ""),
                       not_run=out.get("not_run"))
     return result(False, examples=out.get("examples"), seconds=out.get("seconds"),
-                  reached=out["reached"],
+                  reached=out["reached"], cut=out["cut"],
                   detail="" if out["reached"] else f"{where} never ran on its targets")
 
 
 def run_baseline(
     targets: list[tuple[str, str, str]], *, examples: int, seed: int, backend: str = "auto",
     jobs: int = 1, layouts: list[str] | None = None, families: list[str] | None = None,
-    timeout: float | None = None,
+    timeout: float | None = None, target_seconds: float | None = None,
 ) -> Baseline:
     """The unmutated kernels on ``targets`` with the mutants' examples and seed
     (each target draws the same cases on its own as in a mutant's run)."""
@@ -230,11 +247,12 @@ def run_baseline(
 
     def one(chunk: list[tuple[str, str, str]], alone: bool = False) -> dict:
         if not chunk:
-            return {"failing": {}, "examples": 0}
+            return {"failing": {}, "examples": 0, "cut": {}}
         with tempfile.TemporaryDirectory(prefix="attnfuzz-baseline-") as tmp:
             apply(noop, Path(tmp))
             cmd = _worker_cmd(chunk, examples=examples, seed=seed, backend=backend,
-                              layouts=layouts, families=families, baseline=True)
+                              layouts=layouts, families=families, baseline=True,
+                              target_seconds=target_seconds)
             try:
                 proc = subprocess.run(cmd, env=_worker_env(tmp), capture_output=True, text=True,
                                       cwd=tmp, timeout=timeout)
@@ -249,18 +267,20 @@ def run_baseline(
         if alone or len(chunk) == 1:
             # A mutant given this target would time out or break on it too:
             # left out like a failing one, and said so.
-            return {"failing": {"/".join(chunk[0]): why}, "examples": 0}
+            return {"failing": {"/".join(chunk[0]): why}, "examples": 0, "cut": {}}
         # Which of the chunk's targets it is: each alone, with the same limit.
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             outs = list(pool.map(lambda t: one([t], alone=True), chunk))
         return {"failing": {k: v for o in outs for k, v in o["failing"].items()},
-                "examples": sum(o["examples"] for o in outs)}
+                "examples": sum(o["examples"] for o in outs),
+                "cut": {k: v for o in outs for k, v in o["cut"].items()}}
 
     with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
         outs = list(pool.map(one, chunks))
     failing = {k: v for o in outs for k, v in o["failing"].items()}
     return Baseline(failing, sum(o["examples"] for o in outs),
-                    round(time.monotonic() - start, 2))
+                    round(time.monotonic() - start, 2),
+                    {k: v for o in outs for k, v in o["cut"].items()})
 
 
 def _error_of(proc: subprocess.CompletedProcess) -> str:
@@ -303,9 +323,13 @@ def _worker(
     families: tuple[str, ...] | None = None,
     watch: reach.Watch | None = None,
     baseline: bool = False,
+    target_seconds: float | None = None,
+    caps: dict[str, int] | None = None,
 ) -> dict:
     """In the mutated environment: run properties until one fails (with
-    ``baseline``, every target, collecting those that fail)."""
+    ``baseline``, every target, collecting those that fail), each target for
+    at most ``target_seconds`` (None: all its examples) and at most its
+    examples in ``caps``."""
     from ... import kernels
     from .. import backend
 
@@ -316,12 +340,17 @@ def _worker(
     total = 0
     unavailable = []
     failing: dict[str, str] = {}
+    cut: dict[str, int] = {}  # the targets the time box cut short: their examples
     with reach.tracing(watch) as reached:
         for prop, impl, dtype in targets:
-            if dtype == "bfloat16" and not backend.supports_bf16():
+            key = f"{prop}/{impl}/{dtype}"
+            cap = (caps or {}).get(key)
+            if dtype == "bfloat16" and not backend.supports_bf16() or cap == 0:
                 continue
+            until = None if target_seconds is None else time.monotonic() + target_seconds
             try:
-                count = _run_target(prop, impl, dtype, examples, seed, layouts, families)
+                count, stopped = _run_target(prop, impl, dtype, examples, seed, layouts,
+                                             families, until, cap)
             except _Unavailable as why:
                 unavailable.append(f"{impl}: {why}")
                 continue
@@ -330,23 +359,25 @@ def _worker(
                 detail = (first[1] if len(first) > 1 else first[0] if first
                           else repr(kill.failure))[:300]
                 if baseline:
-                    failing[f"{prop}/{impl}/{dtype}"] = detail
+                    failing[key] = detail
                     total += kill.count
                     continue
                 return {
                     "killed": True,
-                    "property": f"{prop}/{impl}/{dtype}",
+                    "property": key,
                     "examples": total + kill.count,
                     "seconds": round(time.monotonic() - start, 2),
                     "detail": detail,
                 }
             total += count
+            if stopped:
+                cut[key] = count
     if baseline:
-        return {"failing": failing, "examples": total}
+        return {"failing": failing, "examples": total, "cut": cut}
     if not total and unavailable:
         return {"killed": False, "not_run": unavailable[0]}
     return {"killed": False, "examples": total, "seconds": round(time.monotonic() - start, 2),
-            "reached": reached[0]}
+            "reached": reached[0], "cut": cut}
 
 
 class _Unavailable(Exception):
@@ -363,13 +394,17 @@ class _Killed(Exception):
 
 
 def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
-                layouts: tuple[str, ...] | None, families: tuple[str, ...] | None) -> int:
-    """Run one target's examples; the number run, or ``_Killed``/``_Unavailable``."""
+                layouts: tuple[str, ...] | None, families: tuple[str, ...] | None,
+                until: float | None = None, cap: int | None = None) -> tuple[int, bool]:
+    """Run one target's examples, or its first ``cap``, or those begun before
+    ``time.monotonic()`` passes ``until``; (the number run, whether ``until``
+    cut them short), or ``_Killed``/``_Unavailable``."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
     from .. import checks, hypothesis_internals
     from .. import implementations as impls
+    from ..checks import stateful
     from ..run import harness
 
     if (why := impls.get(impl).cannot_run()) is not None:
@@ -382,30 +417,61 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
               print_blob=False)
     def probe(case):
         nonlocal count
-        count += 1
+        if not failed:  # Hypothesis replays a failing case at the end: never cut short
+            stop()
+            count += 1
         try:
             harness.check(prop, impl, case)
         except AssertionError:
+            failed.append(True)
             raise
         except Exception as exc:  # the mutant crashed the kernel: also a kill
+            failed.append(True)
             raise AssertionError(f"crash: {exc!r}") from exc
+
+    failed: list[bool] = []
+    timed: list[bool] = []
+
+    def stop() -> None:
+        """Before a case or call: ends the target at its cap or past ``until``."""
+        if cap is not None and count >= cap:
+            raise hypothesis_internals.TimeUp
+        if until is not None and time.monotonic() >= until:
+            timed.append(True)
+            raise hypothesis_internals.TimeUp
 
     try:
         sequences = checks.get(prop).sequences
         if sequences is not None:
-            count = examples
-            sequences(impl, dtype, examples, seed)
+            def counted(event: str, case) -> None:  # the calls drawn, not those shrinking
+                nonlocal count
+                if event == "failure":
+                    failed.append(True)
+                elif not failed:
+                    stop()
+                    count += 1
+
+            stateful.STEP_HOOKS.append(counted)
+            try:
+                sequences(impl, dtype, examples, seed)
+            except hypothesis_internals.TimeUp:
+                pass
+            finally:
+                stateful.STEP_HOOKS.remove(counted)
         else:
             cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
                                            families=families)
-            with hypothesis_internals.distinct_draws():
-                given(cases)(probe)()
+            try:
+                with hypothesis_internals.distinct_draws():
+                    given(cases)(probe)()
+            except hypothesis_internals.TimeUp:
+                pass
     except Exception as exc:
         failures = harness.failures_of(exc)
         if failures is None:
             raise
         raise _Killed(failures[0], count) from exc
-    return count
+    return count, bool(timed)
 
 
 def restrict(mutant: Mutant, prop: str) -> Mutant | None:
@@ -480,12 +546,12 @@ def catalogue(
 
 def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend: str,
             progress=print, layouts=None, families=None, sanitize=False,
-            timeout=None) -> list[Result]:
+            timeout=None, target_seconds=None, caps=None) -> list[Result]:
     results: list[Result] = []
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [pool.submit(run_mutant, m, examples=examples, seed=seed, backend=backend,
                                layouts=layouts, families=families, sanitize=sanitize,
-                               timeout=timeout)
+                               timeout=timeout, target_seconds=target_seconds, caps=caps)
                    for m in muts]
         for i, f in enumerate(futures):
             r = f.result()
@@ -494,6 +560,7 @@ def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend:
                      + (f" by {r.property} after {r.examples} examples" if r.killed else "")
                      + (f" ({r.not_run})" if r.not_run else "")
                      + (" (its code never ran)" if r.reached is False and not r.not_run else "")
+                     + (f" (cut short: {_cut_text(r.cut)})" if r.cut and not r.killed else "")
                      + (f"\n{r.detail}" if r.error else ""))
     return results
 
@@ -520,6 +587,10 @@ def per_file(results: list[Result]) -> dict[str, dict[str, int]]:
             f["killed"] += r.killed
             f["never_ran"] += r.reached is False
     return dict(sorted(files.items()))
+
+
+def _cut_text(cut: dict[str, int]) -> str:
+    return "; ".join(f"{t} ({n} examples)" for t, n in cut.items())
 
 
 def table(results: list[Result], baseline: Baseline | None = None) -> str:
@@ -555,12 +626,17 @@ def table(results: list[Result], baseline: Baseline | None = None) -> str:
             rows.append(f"not run here: {r.name}: {r.not_run}")
         if r.reached is False and not r.not_run:
             rows.append(f"survived, its code never ran: {r.name}: {r.detail}")
+        if r.cut and r.status() == "survived":
+            rows.append(f"survived a time box: {r.name}: {_cut_text(r.cut)}")
     if baseline is not None:
         rows.append(f"baseline: the unmutated kernels passed {baseline.examples} examples "
                     f"on every target in {baseline.seconds:.0f}s" if not baseline.failing
                     else f"baseline: {len(baseline.failing)} targets FAIL on the unmutated "
                     f"kernels and were left out of every mutant's: "
                     + "; ".join(f"{t}: {d}" for t, d in baseline.failing.items()))
+        if baseline.cut:
+            rows.append("baseline: cut short by the time box (mutants run as many): "
+                        + _cut_text(baseline.cut))
     return "\n".join(rows)
 
 
@@ -579,7 +655,7 @@ def cmd_mutants(args: argparse.Namespace) -> int:
     targets = list(dict.fromkeys(t for m in muts if not m.equivalent for t in m.targets))
     base = run_baseline(targets, examples=args.examples, seed=args.seed, backend=args.backend,
                         jobs=args.jobs, layouts=args.layouts, families=args.families,
-                        timeout=args.timeout)
+                        timeout=args.timeout, target_seconds=args.target_seconds)
     for target, detail in base.failing.items():
         print(f"baseline: {target} FAILS on the unmutated kernels ({detail}); "
               f"it is left out of every mutant's targets")
@@ -587,7 +663,8 @@ def cmd_mutants(args: argparse.Namespace) -> int:
         muts = [without(m, base.failing) for m in muts]
     results = run_all(muts, examples=args.examples, seed=args.seed, jobs=args.jobs,
                       backend=args.backend, layouts=args.layouts,
-                      families=args.families, sanitize=args.sanitize, timeout=args.timeout)
+                      families=args.families, sanitize=args.sanitize, timeout=args.timeout,
+                      target_seconds=args.target_seconds, caps=base.cut)
     print(table(results, base))
     if args.json:
         killed, counted = _rate(results)
@@ -614,6 +691,8 @@ def _main() -> int:
     p.add_argument("--families", default="")
     p.add_argument("--watch", default="")
     p.add_argument("--baseline", action="store_true")
+    p.add_argument("--target-seconds", type=float, default=None)
+    p.add_argument("--caps", default="")
     args = p.parse_args()
     from .. import backend
 
@@ -625,7 +704,8 @@ def _main() -> int:
         w = json.loads(args.watch)
         watch = reach.Watch(w["path"], frozenset(w["lines"]), frozenset(w["calls"]), w["always"])
     print(json.dumps(_worker(json.loads(args.targets), args.examples, args.seed, layouts,
-                             families, watch, args.baseline)))
+                             families, watch, args.baseline, args.target_seconds,
+                             json.loads(args.caps) if args.caps else None)))
     return 0
 
 

@@ -281,6 +281,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="give up on a mutant after this long (reported as an error, not a kill)",
     )
     mut.add_argument(
+        "--target-seconds", type=_seconds, default=None, metavar="SECONDS",
+        help="stop drawing a target's examples after this long (a mutant's targets each "
+        "get it); a survivor then names the targets it cut short, and how many ran",
+    )
+    mut.add_argument(
         "--sanitize", action="store_true",
         help="run each mutant's properties under compute-sanitizer memcheck (GPU): an "
         "illegal access is a kill even where no output shows it",

@@ -250,11 +250,6 @@ FUZZ_TEST_MARK = "attnfuzz_fuzz_test"
 TIMED_EXAMPLES = 10**9
 
 
-class _TimeUp(BaseException):
-    """Ends a timed test's Hypothesis run from inside it: not an ``Exception``,
-    so Hypothesis neither reports nor shrinks it."""
-
-
 def _check_seconds(seconds: object) -> None:
     if seconds is None:
         return
@@ -326,7 +321,7 @@ def fuzz_test(
             # After the draw: a run that drew nothing where an earlier one drew
             # from the same choices is, to Hypothesis, a flaky strategy.
             if until is not None and not failed and time.monotonic() >= until:
-                raise _TimeUp
+                raise hypothesis_internals.TimeUp
             try:
                 harness.check(prop, impl.name, case, recorder=recorder)
             except BaseException:
@@ -336,26 +331,13 @@ def fuzz_test(
         try:
             with hypothesis_internals.distinct_draws():
                 fuzz(prop=prop, dtype=dtype)
-        except _TimeUp:
+        except hypothesis_internals.TimeUp:
             pass
 
     def fuzz_sequences(prop: str, dtype: str, examples: int, until: float | None) -> None:
         __tracebackhide__ = True
-        failed: list[bool] = []
-
-        def step(event: str, case) -> None:  # ends a timed test between calls
-            if event == "failure":
-                failed.append(True)
-            elif until is not None and not failed and time.monotonic() >= until:
-                raise _TimeUp
-
-        stateful.STEP_HOOKS.append(step)
-        try:
+        with stateful.time_box(until):
             checks.get(prop).sequences(impl.name, dtype, examples, None)  # the run's seed
-        except _TimeUp:
-            pass
-        finally:
-            stateful.STEP_HOOKS.remove(step)
 
     @pytest.mark.parametrize("attnfuzz_round", rounds, ids=[f"{p}-{d}" for p, d in rounds])
     def test(attnfuzz_round: tuple[str, str], attnfuzz_recorder,
