@@ -209,13 +209,15 @@ def _gradients_cases(impl: Implementation, dtype: str, max_len: int) -> st.Searc
 
 
 def run_stateful(
-    impl_name: str, dtype: str, *, backward: bool | None = None, **options: object
+    impl_name: str, dtype: str, *, backward: bool | None = None, max_len: int | None = None,
+    **options: object,
 ) -> None:
     """The stateful property (``stateful.run``) on the cases the oracle property
     draws and, with ``backward`` (default: on a GPU, for an implementation that
     declares a backward), the gradients property's too: a backward's launches
     keep state of their own.  On the interpreter a backward call costs several
-    forward ones, and compiled launch caches exist only on a GPU."""
+    forward ones, and compiled launch caches exist only on a GPU.  ``max_len``:
+    the longest query and key count a call draws (default: the properties')."""
     impl = implementations.get(impl_name)
     options.setdefault("reset", impl.reset)
     if backward is None:
@@ -226,10 +228,10 @@ def run_stateful(
         raise TypeError(f"backward must be a bool or None, got {backward!r}")
     if backward and not impl.support.backward:
         raise ValueError(f"{impl_name} declares no backward (Support(backward=True))")
-    cases = PROPERTIES["oracle"].cases(impl, dtype)
+    cases = PROPERTIES["oracle"].cases(impl, dtype, max_len=max_len)
     if backward:
-        cases = st.one_of(cases, PROPERTIES["gradients"].cases(impl, dtype))
-    stateful.run(impl_name, dtype, cases=cases, backward=backward, **options)
+        cases = st.one_of(cases, PROPERTIES["gradients"].cases(impl, dtype, max_len=max_len))
+    stateful.run(impl_name, dtype, cases=cases, backward=backward, max_len=max_len, **options)
 
 
 # Steps per drawn sequence: ``examples`` calls make examples // STEPS sequences.

@@ -530,14 +530,16 @@ def run(
     reset: Callable[[], None] | None = None,
     sweeps: bool | None = None,
     backward: bool | None = None,
+    max_len: int | None = None,
 ) -> None:
     """Draw ``max_examples`` sequences of up to ``stateful_step_count`` steps; raise
     the (shrunk) failure, a ``StatefulFailure`` whose ``dump`` is its directory.
 
     ``seed`` fixes Hypothesis' draws (default: its global seed, which the
-    pytest plugin sets, else a random one).  ``backward``: whether ``cases``
-    holds differentiated calls (``checks.run_stateful`` decides), for the
-    failure's command to draw them again."""
+    pytest plugin sets, else a random one).  ``backward`` and ``max_len``:
+    whether ``cases`` holds differentiated calls and the longest they are
+    (``checks.run_stateful`` decides), for the failure's command to draw
+    them again."""
     __tracebackhide__ = True
     cls = machine(impl_name, dtype, repeats=repeats, reset=reset, sweeps=sweeps, cases=cases)
     chosen = seed if seed is not None else hypothesis_internals.global_seed()
@@ -545,7 +547,8 @@ def run(
     cls.reproduce = (
         f"attnfuzz.properties.checks.run_stateful({impl_name!r}, {dtype!r}, "
         f"max_examples={max_examples}, stateful_step_count={stateful_step_count}, "
-        f"seed={chosen!r}, repeats={repeats!r}, sweeps={sweeps!r}, backward={backward!r})"
+        f"seed={chosen!r}, repeats={repeats!r}, sweeps={sweeps!r}, backward={backward!r}"
+        + (f", max_len={max_len!r})" if max_len is not None else ")")
     )
     if seed is not None:
         cls = hypothesis_seed(seed)(cls)
