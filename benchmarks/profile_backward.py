@@ -37,6 +37,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seqs", default="1024,4096",
                    help="comma-separated sequence lengths (default 1024,4096)")
+    p.add_argument("--host", type=int, default=0, metavar="N",
+                   help="also print the N Python functions where issuing our step spends "
+                   "the most time (cProfile, internal time)")
     add_out_argument(p)
     args = p.parse_args(argv)
     try:
@@ -98,6 +101,19 @@ def host_ms(torch, fn) -> float:
     return issued / STEPS * 1e3
 
 
+def host_profile(fn, top: int) -> None:
+    """The ``top`` functions by their own time over ``STEPS`` issued steps."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(STEPS):
+        fn()
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(top)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from _gpu import missing_gpu
@@ -133,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{busy:.3f} ms, host issue {row['host_ms']:.3f} ms", flush=True)
             for name, ms in kernels.items():
                 print(f"    {ms:8.3f} ms  {100 * ms / row['triton-flash_ms']:5.1f}%  {name}")
+            if args.host:
+                host_profile(steps(torch, q, k, v, do, causal)["triton-flash"], args.host)
     gpu = torch.cuda.get_device_name()
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / f"profile_backward_{re.sub(r'[^A-Za-z0-9]+', '_', gpu).strip('_')}.json"
