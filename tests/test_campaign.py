@@ -197,6 +197,44 @@ def test_ctrl_c_prints_the_summary_and_the_dumps_and_exits_130(tmp_path):
     assert len(dumps(out)) == 1, out
 
 
+def test_a_ctrl_c_as_a_worker_starts_is_left_to_the_campaign(tmp_path):
+    """The terminal's Ctrl-C reaches every worker too: each starts with it held
+    back (blocked from the fork on, until it is ignored), so that none meets it
+    mid-start and dies of it, printing a traceback; then it is ignored."""
+    c = _scheduler([("naive", "float32", "oracle")], 2, tmp_path)
+    _FORKS.append(tmp_path / "forks")  # a fork hook cannot be removed: armed here only
+    try:
+        for slot in c.slots:
+            c._spawn(slot)
+        time.sleep(2.0)
+        held = dict(line.split() for line in (tmp_path / "forks").read_text().splitlines())
+        for slot in c.slots:
+            assert slot.process.exitcode is None
+            assert held[str(slot.process.pid)] == "blocked"
+            status = Path(f"/proc/{slot.process.pid}/status").read_text()
+            masks = {k: int(v, 16) for k, v in re.findall(r"^(Sig\w+):\s*([0-9a-f]+)$",
+                                                          status, re.M)}
+            bit = 1 << (signal.SIGINT - 1)
+            assert masks["SigIgn"] & bit and not masks["SigBlk"] & bit, status
+    finally:
+        _FORKS.clear()
+        for slot in c.slots:
+            c._kill(slot)
+
+
+_FORKS: list[Path] = []
+
+
+def _record_fork() -> None:
+    if _FORKS:
+        blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        with open(_FORKS[0], "a") as f:
+            f.write(f"{os.getpid()} {'blocked' if blocked else 'open'}\n")
+
+
+os.register_at_fork(after_in_child=_record_fork)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

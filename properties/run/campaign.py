@@ -31,6 +31,7 @@ import multiprocessing
 import os
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -182,15 +183,24 @@ class Campaign:
         saved = os.environ.get("CUDA_VISIBLE_DEVICES")
         if self.gpus > 1:  # workers spread over the host's GPUs
             os.environ["CUDA_VISIBLE_DEVICES"] = str(slot.index % self.gpus)
+        # Ctrl-C waits until the worker is the slot's: interrupted between its
+        # start and here, the campaign would not know to stop it; and the child,
+        # which inherits the blocked signal, ignores it before unblocking it
+        # (``worker.main``) instead of dying with a traceback on the terminal.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            process = self.context.Process(target=worker.main, name=f"attnfuzz-worker-{slot.index}",
-                                           args=(child, *self.worker_args, log), daemon=True)
-            process.start()
+            try:
+                process = self.context.Process(
+                    target=worker.main, name=f"attnfuzz-worker-{slot.index}",
+                    args=(child, *self.worker_args, log), daemon=True)
+                process.start()
+            finally:
+                if self.gpus > 1:
+                    _restore("CUDA_VISIBLE_DEVICES", saved)
+            child.close()
+            slot.process, slot.conn, slot.spawned = process, parent, time.monotonic()
         finally:
-            if self.gpus > 1:
-                _restore("CUDA_VISIBLE_DEVICES", saved)
-        child.close()
-        slot.process, slot.conn, slot.spawned = process, parent, time.monotonic()
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         slot.round, slot.inflight, slot.ready, slot.heard = None, None, False, False
 
     def _kill(self, slot: Slot) -> None:

@@ -476,6 +476,7 @@ def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
     """A worker's life: its output to ``log`` (the campaign owns the terminal),
     Ctrl-C left to the campaign, then visits until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the campaign
     import torch
 
     from .. import hypothesis_internals
