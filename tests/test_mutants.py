@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -195,29 +195,42 @@ def test_a_time_box_stops_a_target_between_cases_and_says_so(monkeypatch):
     """``--target-seconds``: cases and call sequences begun before the box
     ends run, then the target stops and is named as cut short; a cap (the
     baseline's count, for a mutant) stops it likewise, not named; a failing
-    case found in time is still a kill, though Hypothesis replays it after."""
+    case found in time is still a kill, though Hypothesis replays it after.
+    The runner's clock is one each case or call moves on by a second."""
+    from attnfuzz.properties.checks import stateful
     from attnfuzz.properties.run import harness
 
-    def slow_and_failing(prop, impl, case, **kw):
-        time.sleep(1.2)
+    clock = [0.0]
+    monkeypatch.setattr(runner, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    checked = harness.check
+
+    def ticking(prop, impl, case, **kw):
+        clock[0] += 1
+        return checked(prop, impl, case, **kw)
+
+    def failing(prop, impl, case, **kw):
+        clock[0] += 10
         raise AssertionError("planted")
 
-    now = time.monotonic()
-    count, cut = runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None,
-                                    until=now + 0.5)
-    assert cut and count >= 1 and time.monotonic() - now < 30
-    count, cut = runner._run_target("stateful", "softmax", "float32", 10**6, 0, None, None,
-                                    until=time.monotonic() + 0.5)
-    assert cut and count >= 1
+    monkeypatch.setattr(harness, "check", ticking)
+    # A call of a sequence: a step (the runner's hook, after this one, sees its time).
+    monkeypatch.setattr(stateful, "STEP_HOOKS",
+                        [lambda event, case: clock.__setitem__(0, clock[0] + (event == "step"))])
+
+    assert runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None,
+                              until=3.5) == (4, True)
+    clock[0] = 0.0
+    assert runner._run_target("stateful", "softmax", "float32", 10**6, 0, None, None,
+                              until=2.5) == (2, True)
     assert runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None,
                               cap=3) == (3, False)
     assert runner._run_target("stateful", "softmax", "float32", 10**6, 0, None, None,
                               cap=4) == (4, False)
     assert runner._run_target("oracle", "softmax", "float32", 3, 0, None, None) == (3, False)
-    monkeypatch.setattr(harness, "check", slow_and_failing)
+    monkeypatch.setattr(harness, "check", failing)
+    clock[0] = 0.0
     with pytest.raises(runner._Killed) as killed:  # the replay begins past the box
-        runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None,
-                           until=time.monotonic() + 1.0)
+        runner._run_target("oracle", "softmax", "float32", 10**6, 0, None, None, until=5.0)
     assert "planted" in str(killed.value.failure) and killed.value.count == 1
     survivor = Result("m", "a bug", False, examples=5, reached=True,
                       cut={"oracle/softmax/float32": 5})
