@@ -203,19 +203,28 @@ def test_a_ctrl_c_as_a_worker_starts_is_left_to_the_campaign(tmp_path):
     mid-start and dies of it, printing a traceback; then it is ignored."""
     c = _scheduler([("naive", "float32", "oracle")], 2, tmp_path)
     _FORKS.append(tmp_path / "forks")  # a fork hook cannot be removed: armed here only
+    bit = 1 << (signal.SIGINT - 1)
+
+    def masks(pid: int) -> dict[str, int]:
+        status = Path(f"/proc/{pid}/status").read_text()
+        return {k: int(v, 16) for k, v in re.findall(r"^(Sig\w+):\s*([0-9a-f]+)$", status, re.M)}
+
+    def settled(pid: int) -> bool:  # ignored, and no longer blocked
+        m = masks(pid)
+        return bool(m["SigIgn"] & bit) and not m["SigBlk"] & bit
+
     try:
         for slot in c.slots:
             c._spawn(slot)
-        time.sleep(2.0)
-        held = dict(line.split() for line in (tmp_path / "forks").read_text().splitlines())
+        deadline = time.monotonic() + 60
         for slot in c.slots:
+            while not settled(slot.process.pid) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert settled(slot.process.pid), masks(slot.process.pid)
             assert slot.process.exitcode is None
-            assert held[str(slot.process.pid)] == "blocked"
-            status = Path(f"/proc/{slot.process.pid}/status").read_text()
-            masks = {k: int(v, 16) for k, v in re.findall(r"^(Sig\w+):\s*([0-9a-f]+)$",
-                                                          status, re.M)}
-            bit = 1 << (signal.SIGINT - 1)
-            assert masks["SigIgn"] & bit and not masks["SigBlk"] & bit, status
+        # Written at each fork, before the worker ran (so before it settled).
+        held = dict(line.split() for line in (tmp_path / "forks").read_text().splitlines())
+        assert [held[str(slot.process.pid)] for slot in c.slots] == ["blocked"] * 2
     finally:
         _FORKS.clear()
         for slot in c.slots:
