@@ -336,6 +336,20 @@ def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes_but_the_batc
         stateful.sweep_of(case, impl, picks[:-1])
 
 
+@settings(max_examples=20, deadline=None, database=None)
+@given(st.data())
+def test_an_option_neighbour_of_a_backward_call_keeps_the_harness_options(data):
+    """A differentiated call may carry the harness's ``grad_of`` (which inputs
+    require grad), which no implementation declares: its option neighbour
+    changes a declared option and keeps ``grad_of``, instead of raising."""
+    impl = implementations.get(data.draw(st.sampled_from(["naive", "flash"])))
+    case = data.draw(checks.get("gradients").cases(impl, "float32"))
+    case = replace(case, options=(*case.options, ("grad_of", "v")))
+    made = neighbours.neighbour_of("option", case, impl, data.draw(st.integers(0, 15)))
+    assert made is not None and ("grad_of", "v") in made.options
+    assert made.options != case.options
+
+
 @pytest.mark.parametrize("surfaces", ["in the kernel's call", "in the harness's next call"])
 def test_a_fault_that_loses_the_context_is_the_failure_raised(tmp_path, monkeypatch, surfaces):
     # Every run after the fault stops at its first step, which Hypothesis may

@@ -62,8 +62,12 @@ def _option(c: Case, impl: Implementation, pick: int) -> Case | None:
     given = dict(c.options)
     value = _other(list(choices), given.get(name, choices[0]), pick)
     given[name] = value
+    declared = dict(impl.options)
+    # A default is left out, as drawn cases leave it; an option that is the
+    # harness's, not the implementation's (a backward's ``grad_of``), is kept.
     kept = tuple((n, v) for n, v in given.items()
-                 if v != dict(impl.options)[n][0] or type(v) is not type(dict(impl.options)[n][0]))
+                 if n not in declared or v != declared[n][0]
+                 or type(v) is not type(declared[n][0]))
     return replace(c, options=kept)
 
 
