@@ -202,6 +202,7 @@ def test_a_ctrl_c_as_a_worker_starts_is_left_to_the_campaign(tmp_path):
     back (blocked from the fork on, until it is ignored), so that none meets it
     mid-start and dies of it, printing a traceback; then it is ignored."""
     c = _scheduler([("naive", "float32", "oracle")], 2, tmp_path)
+    c.logs.mkdir()  # the workers' logs: a worker that cannot open its own exits
     _FORKS.append(tmp_path / "forks")  # a fork hook cannot be removed: armed here only
     bit = 1 << (signal.SIGINT - 1)
 
@@ -218,10 +219,11 @@ def test_a_ctrl_c_as_a_worker_starts_is_left_to_the_campaign(tmp_path):
             c._spawn(slot)
         deadline = time.monotonic() + 60
         for slot in c.slots:
-            while not settled(slot.process.pid) and time.monotonic() < deadline:
+            log = c.logs / f"worker-{slot.index}.log"  # opened once its start is done
+            while not (settled(slot.process.pid) and log.exists()) and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert settled(slot.process.pid), masks(slot.process.pid)
-            assert slot.process.exitcode is None
+            assert log.exists() and slot.process.exitcode is None
         # Written at each fork, before the worker ran (so before it settled).
         held = dict(line.split() for line in (tmp_path / "forks").read_text().splitlines())
         assert [held[str(slot.process.pid)] for slot in c.slots] == ["blocked"] * 2
