@@ -336,6 +336,28 @@ def test_a_sweep_changes_one_argument_per_kind_and_keeps_the_shapes_but_the_batc
         stateful.sweep_of(case, impl, picks[:-1])
 
 
+_OUT_OF_MEMORY: list[torch.Size] = []
+
+
+def short_of_memory(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    """Right, but out of device memory on every call past 32 keys, as a call
+    is on a GPU whose memory the campaign's other workers hold."""
+    if k.shape[2] > 32:
+        _OUT_OF_MEMORY.append(k.shape)
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 MiB.")
+    return mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
+def test_a_step_out_of_device_memory_ends_its_sequence_unjudged():
+    """Not a crash of the implementation's, as a single call's case that runs
+    out of memory is skipped: its sequence is rejected, and others drawn."""
+    name = implementations.of_function(short_of_memory).name
+    _OUT_OF_MEMORY.clear()
+    checks.run_stateful(name, "float32", seed=1, max_examples=12, stateful_step_count=4,
+                        repeats=1)
+    assert _OUT_OF_MEMORY  # some calls ran out
+
+
 @settings(max_examples=20, deadline=None, database=None)
 @given(st.data())
 def test_an_option_neighbour_of_a_backward_call_keeps_the_harness_options(data):

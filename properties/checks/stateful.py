@@ -51,7 +51,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, reject, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -75,6 +75,7 @@ from .execution import (
     context_killer,
     execute,
     execute_backward,
+    out_of_memory,
     refusal_key,
     steering,
 )
@@ -115,6 +116,15 @@ class StatefulFailure(AssertionError):
         self.steps = steps
         self.verdicts = verdicts
         self.dump: Path | None = None
+
+
+def _unless_out_of_memory(error: BaseException) -> None:
+    """A step that ran out of device memory (where workers share a GPU, the
+    others' memory counts) ends its sequence unjudged, as a single call's
+    case is skipped: Hypothesis draws another sequence.  Judged, it would be
+    a crash its replay need not repeat, which Hypothesis calls flaky."""
+    if out_of_memory(error):
+        reject()
 
 
 class _Crash(Exception):
@@ -278,11 +288,13 @@ class Sequence:
         which ``execute`` asserts on) is this step's finding, a crash.  So is
         any other exception, and a fault that kills the CUDA context wherever
         it surfaces: kernel errors are reported at the next synchronisation,
-        which may be the harness's."""
+        which may be the harness's.  One that ran out of device memory is not
+        (``_unless_out_of_memory``)."""
         try:
             return work()
         except _Crash as crash:
             error = crash.error
+            _unless_out_of_memory(error)
             kind = type(error).__name__
             failure = self._failure(step, f"crashed ({kind}) in {what}", ["crash"],
                                     [f"{kind}: {_first_line(error)}"], [])
@@ -302,6 +314,7 @@ class Sequence:
             # Raised outside the implementation's call: in its backward, under
             # autograd, or in the harness after a fault it left behind.  A
             # finding either way, never a traceback that ends the campaign.
+            _unless_out_of_memory(error)
             kind = type(error).__name__
             failure = self._failure(step, f"faulted ({kind}) in {what}", ["crash"],
                                     [f"{kind}: {_first_line(error)}"], [])
