@@ -348,6 +348,13 @@ def short_of_memory(q, k, v, *, causal=False, scale=None, alignment="bottom_righ
     return mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
 
 
+@pytest.mark.parametrize("max_len", [0, -3, 2.5, True])
+def test_a_bad_max_len_is_refused_naming_it(max_len):
+    with pytest.raises(ValueError, match="max_len must be a positive int or None"):
+        checks.run_stateful("flash", "float32", max_len=max_len, max_examples=1,
+                            stateful_step_count=1)
+
+
 def test_a_step_out_of_device_memory_ends_its_sequence_unjudged():
     """Not a crash of the implementation's, as a single call's case that runs
     out of memory is skipped: its sequence is rejected, and others drawn."""

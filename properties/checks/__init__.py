@@ -226,6 +226,9 @@ def run_stateful(
                     and not backend.interpreting())
     if not isinstance(backward, bool):
         raise TypeError(f"backward must be a bool or None, got {backward!r}")
+    if max_len is not None and (isinstance(max_len, bool) or not isinstance(max_len, int)
+                                or max_len < 1):
+        raise ValueError(f"max_len must be a positive int or None, got {max_len!r}")
     if backward and not impl.support.backward:
         raise ValueError(f"{impl_name} declares no backward (Support(backward=True))")
     cases = PROPERTIES["oracle"].cases(impl, dtype, max_len=max_len)
