@@ -8,7 +8,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnfuzz.properties import checks, implementations
+from attnfuzz.properties import checks, hypothesis_internals, implementations
 from attnfuzz.properties.checks.execution import overlaps_itself
 from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.implementations import Implementation
@@ -114,7 +114,11 @@ def test_every_builtin_draws_out_given_and_not(name):
     def draw(case):
         hits.add(dict(case.options).get("out", True))
 
-    draw()
+    # As the campaign, fuzz_test and the mutation runner draw: each example a
+    # draw of its own.  Hypothesis' copies of earlier examples otherwise left
+    # one of softmax's five placements out of 100 (seed 3356201407).
+    with hypothesis_internals.distinct_draws():
+        draw()
     assert {True, False, "after an input"} <= hits
     assert ("in place" in hits) == (name == "softmax")
 
