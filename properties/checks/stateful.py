@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import collections
 import math
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -382,21 +381,25 @@ STEP_HOOKS: list[Callable[[str, Case], None]] = []
 
 
 @contextmanager
-def time_box(until: float | None) -> Iterator[None]:
-    """Inside: sequences stop between calls once ``time.monotonic()`` passes
-    ``until`` (None: never), unless a call has failed (its shrinking is never
-    cut short); the run then ends quietly, as if it had run its sequences."""
+def stopping(stop: Callable[[int], bool]) -> Iterator[list[int]]:
+    """Inside: before each call of a sequence, ``stop(calls so far)`` may end
+    the run, which then ends quietly, as if it had run its sequences; never
+    once a call has failed (its shrinking is never cut short).  Yields
+    ``[calls]``: the calls let run before any failure."""
     failed: list[bool] = []
+    calls = [0]
 
     def step(event: str, case: Case) -> None:
         if event == "failure":
             failed.append(True)
-        elif until is not None and not failed and time.monotonic() >= until:
-            raise hypothesis_internals.TimeUp
+        elif not failed:
+            if stop(calls[0]):
+                raise hypothesis_internals.TimeUp
+            calls[0] += 1
 
     STEP_HOOKS.append(step)
     try:
-        yield
+        yield calls
     except hypothesis_internals.TimeUp:
         pass
     finally:

@@ -418,7 +418,8 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
     def probe(case):
         nonlocal count
         if not failed:  # Hypothesis replays a failing case at the end: never cut short
-            stop()
+            if stop(count):
+                raise hypothesis_internals.TimeUp
             count += 1
         try:
             harness.check(prop, impl, case)
@@ -432,32 +433,21 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
     failed: list[bool] = []
     timed: list[bool] = []
 
-    def stop() -> None:
-        """Before a case or call: ends the target at its cap or past ``until``."""
-        if cap is not None and count >= cap:
-            raise hypothesis_internals.TimeUp
+    def stop(run: int) -> bool:
+        """Before a case or call, ``run`` so far: whether the target ends, at its
+        cap or past ``until``."""
         if until is not None and time.monotonic() >= until:
             timed.append(True)
-            raise hypothesis_internals.TimeUp
+        return bool(timed) or cap is not None and run >= cap
 
     try:
         sequences = checks.get(prop).sequences
         if sequences is not None:
-            def counted(event: str, case) -> None:  # the calls drawn, not those shrinking
-                nonlocal count
-                if event == "failure":
-                    failed.append(True)
-                elif not failed:
-                    stop()
-                    count += 1
-
-            stateful.STEP_HOOKS.append(counted)
             try:
-                sequences(impl, dtype, examples, seed)
-            except hypothesis_internals.TimeUp:
-                pass
+                with stateful.stopping(stop) as calls:  # the calls drawn, not those shrinking
+                    sequences(impl, dtype, examples, seed)
             finally:
-                stateful.STEP_HOOKS.remove(counted)
+                count = calls[0]
         else:
             cases = checks.get(prop).cases(impls.get(impl), dtype, layout_names=layouts,
                                            families=families)

@@ -336,7 +336,8 @@ def fuzz_test(
 
     def fuzz_sequences(prop: str, dtype: str, examples: int, until: float | None) -> None:
         __tracebackhide__ = True
-        with stateful.time_box(until):
+        # Ends a timed test between calls.
+        with stateful.stopping(lambda _: until is not None and time.monotonic() >= until):
             checks.get(prop).sequences(impl.name, dtype, examples, None)  # the run's seed
 
     @pytest.mark.parametrize("attnfuzz_round", rounds, ids=[f"{p}-{d}" for p, d in rounds])
