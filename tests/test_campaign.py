@@ -495,3 +495,28 @@ def test_a_round_not_run_yet_costs_the_worst_of_its_property_and_its_implementat
     c.deadline = time.time() + c.min_cases * 1.0  # its cases at 2 s do not fit, at 0.05 s would
     visit = c._next_visit(c.slots[0])
     assert visit["round"] in {flash.key, matmul.key} and not flash_seq.started
+
+
+def test_each_round_draws_cases_of_its_own_and_a_round_alone_draws_them_again(
+    capsys, tmp_path, monkeypatch
+):
+    """One seed for every round made a float16 round draw the shapes of its
+    float32 twin; each round draws its own, and the round run alone with the
+    run's seed (what its reproduce command prints) draws the same cases."""
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("ATTNFUZZ_TRACE", str(trace))
+    argv = ("--impl", "matmul", "--property", "oracle", "--examples", "8", "--seed", "5",
+            "--jobs", "1", "--database", "none", "--dump-dir", str(tmp_path))
+
+    def drawn(dtype: str) -> list[str]:  # the cases of a dtype's round, dtype left out
+        lines = [ln.split("\t")[-1] for ln in trace.read_text().splitlines()]
+        return [ln.replace(f"'{dtype}'", "DTYPE") for ln in lines if f"'{dtype}'" in ln]
+
+    code, out, err, _ = campaign(capsys, *argv, "--dtype", "float32,float16")
+    assert code == 0, out + err
+    both = drawn("float16")
+    assert len(both) == 8 and set(both) != set(drawn("float32")), both
+    trace.unlink()
+    code, out, err, _ = campaign(capsys, *argv, "--dtype", "float16")
+    assert code == 0, out + err
+    assert drawn("float16") == both

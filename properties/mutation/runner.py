@@ -411,7 +411,7 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
         raise _Unavailable(why)
     count = 0
 
-    @hseed(seed)
+    @hseed(checks.target_seed(seed, prop, impl, dtype))
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
               phases=(Phase.generate,), suppress_health_check=list(HealthCheck),
               print_blob=False)
@@ -445,7 +445,7 @@ def _run_target(prop: str, impl: str, dtype: str, examples: int, seed: int,
         if sequences is not None:
             try:
                 with stateful.stopping(stop) as calls:  # the calls drawn, not those shrinking
-                    sequences(impl, dtype, examples, seed)
+                    sequences(impl, dtype, examples, checks.target_seed(seed, prop, impl, dtype))
             finally:
                 count = calls[0]
         else:

@@ -224,7 +224,7 @@ class Worker:
         failing: list = []
         calls = [0]  # cases this Hypothesis run has checked
 
-        @hseed(v.seed + 7919 * run)
+        @hseed(checks.target_seed(v.seed, prop, impl_name, dtype) + 7919 * run)
         @settings(
             max_examples=v.max_cases - stats["generated"] if v.max_cases else RUN_EXAMPLES,
             deadline=None,
@@ -378,7 +378,8 @@ class Worker:
         stateful.STEP_HOOKS.append(step)
         t0 = time.monotonic()
         try:
-            checks.get(prop).sequences(impl, dtype, examples, v.seed)
+            checks.get(prop).sequences(impl, dtype, examples,
+                                       checks.target_seed(v.seed, prop, impl, dtype))
         except _Over:
             pass
         except Exception as exc:
