@@ -149,6 +149,23 @@ def num_sms(device_index: int) -> int:
     return torch.cuda.get_device_properties(device_index).multi_processor_count
 
 
+@functools.cache
+def capability(index: int) -> tuple[int, int]:
+    """A CUDA device's compute capability; asked on calls that choose a path by
+    it, so once per device."""
+    return torch.cuda.get_device_capability(index)
+
+
+def tma_addressable(t: torch.Tensor) -> bool:
+    """Whether a TMA descriptor addresses ``t`` as it is: its last dim
+    contiguous, its start and every other stride a multiple of 16 bytes, no
+    stride 0 (the conditions of ``cuTensorMapEncodeTiled``, which Triton's
+    ``TensorDescriptor`` checks; a stride of 0 it leaves to the driver)."""
+    size = t.element_size()
+    return (t.dim() > 0 and t.stride(-1) == 1 and t.data_ptr() % 16 == 0
+            and all(s > 0 and s * size % 16 == 0 for s in t.stride()[:-1]))
+
+
 def pointer_key(t: torch.Tensor) -> tuple[torch.dtype, bool]:
     """What of a tensor argument Triton's specialisation depends on."""
     return t.dtype, t.data_ptr() % 16 == 0

@@ -44,6 +44,16 @@ logits: the forward's fp32 LSE is a few ulps of its size (about 5e-6 at
 Strides, int64 offsets and padded head dims follow the forward
 (``flash.py``): every tensor is addressed through its four strides, dO
 included, which autograd often hands over expanded or transposed.
+
+Loads.  A tile loaded through pointers needs a 64-bit address per element
+in registers, and the dK/dV program, which already holds K, V and two fp32
+accumulators, then spills.  Where TMA can address the 16-bit inputs as
+they are (``uses_tma``: an sm_90 GPU, last dim contiguous, 16-byte aligned
+start and strides), both kernels take Q, K, V and dO as (B, H, S, D) TMA
+descriptors instead: the copy engine moves each tile to shared memory,
+reading rows past S and columns past a padded head dim as zeros, which is
+what the masked pointer loads give.  The arithmetic is the same on both
+paths, tile for tile.
 """
 
 from __future__ import annotations
@@ -55,7 +65,7 @@ import triton
 import triton.language as tl
 
 from ._checks import AttentionDims, Window, interpreting
-from ._launch import LaunchCache, fresh_layout
+from ._launch import HostDescriptor, LaunchCache, capability, fresh_layout, tma_addressable
 from ._tiles import (
     _LOG2E,
     LOG2E,
@@ -115,10 +125,12 @@ def _bwd_preprocess_kernel(
 @triton.jit
 def _dkdv_block(
     dk, dv, k, v,
-    q_ptrs, do_ptrs, stats, delta_ptr, lse2_ptr, rows, kv_idx, Sq, Sk, diagonal, lo_diag,
-    qk_scale, head_d, head_dv,
-    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    q_src, do_src, start_m, s_qm, s_gm, batch, head, stats, delta_ptr, lse2_ptr, rows, kv_idx,
+    Sq, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
+    BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
+    TMA: tl.constexpr,
 ):
     """Add one query block's terms to the (BLOCK_N, ...) dK and dV accumulators.
 
@@ -126,11 +138,19 @@ def _dkdv_block(
     query rows are plain dots.  With MASKED, keys past Sk and keys a row
     cannot see get p = 0.  (Keys past Sk only reach their own dK and dV rows,
     which are never stored, but their p, exp2(-lse2), can overflow.)
+    The rows' Q and dO come through TMA descriptors (``q_src``, ``do_src``
+    with TMA; rows past Sq read as zeros, as the masked loads give them) or
+    from the head's row-0 pointer tiles.
     """
-    offs_d = tl.arange(0, BLOCK_D)
-    offs_dv = tl.arange(0, BLOCK_DV)
-    q = _load_2d(q_ptrs, rows, Sq, offs_d, head_d, True, PAD_D)
-    do = _load_2d(do_ptrs, rows, Sq, offs_dv, head_dv, True, PAD_DV)
+    if TMA:
+        q = q_src.load([batch, head, start_m, 0]).reshape(BLOCK_M, BLOCK_D)
+        do = do_src.load([batch, head, start_m, 0]).reshape(BLOCK_M, BLOCK_DV)
+    else:
+        offs_d = tl.arange(0, BLOCK_D)
+        offs_dv = tl.arange(0, BLOCK_DV)
+        start = tl.cast(start_m, tl.int64)
+        q = _load_2d(q_src + start * s_qm, rows, Sq, offs_d, head_d, True, PAD_D)
+        do = _load_2d(do_src + start * s_gm, rows, Sq, offs_dv, head_dv, True, PAD_DV)
     row_ok = rows < Sq
     # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
     lse2 = tl.load(lse2_ptr + stats, mask=row_ok, other=float("inf"))
@@ -154,21 +174,21 @@ def _dkdv_block(
 @triton.jit
 def _dkdv_range(
     dk, dv, k, v,
-    q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm, lo, hi, kv_idx, Sq, Sk,
-    diagonal, lo_diag, qk_scale, head_d, head_dv,
+    q_tile, do_tile, batch, head, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm, lo, hi, kv_idx,
+    Sq, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
     BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
     PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
+    TMA: tl.constexpr,
 ):
     """Query rows [lo, hi) of one head, BLOCK_M at a time; ``lo`` a whole number of blocks."""
     offs_m = tl.arange(0, BLOCK_M)
     for start_m in tl.range(lo, hi, BLOCK_M):
-        start = tl.cast(start_m, tl.int64)
         dk, dv = _dkdv_block(
-            dk, dv, k, v, q_tile + start * s_qm, do_tile + start * s_gm,
-            stats_row + start + offs_m, delta_ptr, lse2_ptr, start_m + offs_m, kv_idx, Sq, Sk,
-            diagonal, lo_diag, qk_scale, head_d, head_dv,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, PRECISION,
+            dk, dv, k, v, q_tile, do_tile, start_m, s_qm, s_gm, batch, head,
+            stats_row + tl.cast(start_m, tl.int64) + offs_m, delta_ptr, lse2_ptr,
+            start_m + offs_m, kv_idx, Sq, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
+            BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, PRECISION, TMA,
         )
     return dk, dv
 
@@ -190,8 +210,11 @@ def _bwd_dkdv_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr, TMA: tl.constexpr,
 ):
+    # With TMA, q_ptr, k_ptr, v_ptr and do_ptr are (B, H, S, D) TMA
+    # descriptors of blocks BLOCK_D or BLOCK_DV wide, which read the
+    # columns past a padded head dim as zeros, as the masked loads do.
     # Key blocks of one KV head are adjacent so they share Q and dO in L2;
     # under causal masking the first key block sees the most rows, so the
     # heaviest programs start first.
@@ -199,7 +222,8 @@ def _bwd_dkdv_kernel(
     num_n = tl.cdiv(Sk, BLOCK_N)
     start_n = (pid % num_n) * BLOCK_N
     pid_bkv = pid // num_n
-    batch = (pid_bkv // HKV).to(tl.int64)
+    batch32 = pid_bkv // HKV  # a descriptor's coordinates are 32-bit
+    batch = batch32.to(tl.int64)
     kv_head = pid_bkv % HKV
 
     kv_idx = start_n + tl.arange(0, BLOCK_N)
@@ -207,16 +231,21 @@ def _bwd_dkdv_kernel(
     offs_m = tl.arange(0, BLOCK_M).to(tl.int64)
     offs_d = tl.arange(0, BLOCK_D).to(tl.int64)
     offs_dv = tl.arange(0, BLOCK_DV).to(tl.int64)
-    k = _load_2d(
-        k_ptr + batch * s_kb + kv_head.to(tl.int64) * s_kh
-        + kv_idx64[:, None] * s_kn + offs_d[None, :] * s_kd,
-        kv_idx, Sk, offs_d, HEAD_D, True, PAD_D,
-    )
-    v = _load_2d(
-        v_ptr + batch * s_vb + kv_head.to(tl.int64) * s_vh
-        + kv_idx64[:, None] * s_vn + offs_dv[None, :] * s_vd,
-        kv_idx, Sk, offs_dv, HEAD_DV, True, PAD_DV,
-    )
+    if TMA:
+        # Keys past Sk read as zeros, as the masked loads give them.
+        k = k_ptr.load([batch32, kv_head, start_n, 0]).reshape(BLOCK_N, BLOCK_D)
+        v = v_ptr.load([batch32, kv_head, start_n, 0]).reshape(BLOCK_N, BLOCK_DV)
+    else:
+        k = _load_2d(
+            k_ptr + batch * s_kb + kv_head.to(tl.int64) * s_kh
+            + kv_idx64[:, None] * s_kn + offs_d[None, :] * s_kd,
+            kv_idx, Sk, offs_d, HEAD_D, True, PAD_D,
+        )
+        v = _load_2d(
+            v_ptr + batch * s_vb + kv_head.to(tl.int64) * s_vh
+            + kv_idx64[:, None] * s_vn + offs_dv[None, :] * s_vd,
+            kv_idx, Sk, offs_dv, HEAD_DV, True, PAD_DV,
+        )
     dk = tl.zeros((BLOCK_N, BLOCK_D), dtype=tl.float32)
     dv = tl.zeros((BLOCK_N, BLOCK_DV), dtype=tl.float32)
 
@@ -250,35 +279,37 @@ def _bwd_dkdv_kernel(
         full_hi = m_end
 
     for g in tl.range(0, GROUP):
-        head = (kv_head * GROUP + g).to(tl.int64)
-        q_tile = (
-            q_ptr + batch * s_qb + head * s_qh + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd
-        )
-        do_tile = (
-            do_ptr + batch * s_gb + head * s_gh + offs_m[:, None] * s_gm + offs_dv[None, :] * s_gd
-        )
+        head32 = kv_head * GROUP + g
+        head = head32.to(tl.int64)
+        if TMA:
+            q_tile, do_tile = q_ptr, do_ptr
+        else:
+            q_tile = (q_ptr + batch * s_qb + head * s_qh
+                      + offs_m[:, None] * s_qm + offs_d[None, :] * s_qd)
+            do_tile = (do_ptr + batch * s_gb + head * s_gh
+                       + offs_m[:, None] * s_gm + offs_dv[None, :] * s_gd)
         stats_row = (batch * HKV * GROUP + head) * Sq
         # Entered only when it has work (see the forward's loops).
         if m_lo < full_lo:
             dk, dv = _dkdv_range(
-                dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
-                m_lo, full_lo, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
-                BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
-                PRECISION,
+                dk, dv, k, v, q_tile, do_tile, batch32, head32, stats_row, delta_ptr, lse2_ptr,
+                s_qm, s_gm, m_lo, full_lo, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale,
+                HEAD_D, HEAD_DV, BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True,
+                CAUSAL or HAS_RIGHT, HAS_LEFT, PRECISION, TMA,
             )
         dk, dv = _dkdv_range(
-            dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
-            full_lo, full_hi, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
-            BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
-            PRECISION,
+            dk, dv, k, v, q_tile, do_tile, batch32, head32, stats_row, delta_ptr, lse2_ptr,
+            s_qm, s_gm, full_lo, full_hi, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale,
+            HEAD_D, HEAD_DV, BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False,
+            CAUSAL or HAS_RIGHT, HAS_LEFT, PRECISION, TMA,
         )
         if HAS_LEFT:
             if full_hi < m_hi:
                 dk, dv = _dkdv_range(
-                    dk, dv, k, v, q_tile, do_tile, stats_row, delta_ptr, lse2_ptr, s_qm, s_gm,
-                    full_hi, m_hi, kv_idx, Sq, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
-                    BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT,
-                    HAS_LEFT, PRECISION,
+                    dk, dv, k, v, q_tile, do_tile, batch32, head32, stats_row, delta_ptr,
+                    lse2_ptr, s_qm, s_gm, full_hi, m_hi, kv_idx, Sq, Sk, up_diag, lo_diag,
+                    qk_scale, HEAD_D, HEAD_DV, BLOCK_M, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True,
+                    CAUSAL or HAS_RIGHT, HAS_LEFT, PRECISION, TMA,
                 )
 
     n_ok = kv_idx64[:, None] < Sk
@@ -311,18 +342,28 @@ def _bwd_dkdv_kernel(
 @triton.jit
 def _dq_block(
     dq, q, do, lse2, delta,
-    k_ptrs, v_ptrs, rows, kv_idx, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
-    BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
+    k_src, v_src, start_n, s_kn, s_vn, batch, kv_head, rows, kv_idx, Sk, diagonal, lo_diag,
+    qk_scale, head_d, head_dv,
+    BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
+    PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
+    TMA: tl.constexpr,
 ):
     """Add one key block's terms to the (BLOCK_M, BLOCK_D) dQ accumulator.
 
     Unlike in the dK/dV kernel, keys past Sk are masked: dQ sums over keys.
+    K and V come through TMA descriptors (keys past Sk read as zeros) or
+    from the KV head's key-0 pointer tiles.
     """
-    offs_d = tl.arange(0, BLOCK_D)
-    offs_dv = tl.arange(0, BLOCK_DV)
-    k = _load_2d(k_ptrs, kv_idx, Sk, offs_d, head_d, MASKED, PAD_D)
-    v = _load_2d(v_ptrs, kv_idx, Sk, offs_dv, head_dv, MASKED, PAD_DV)
+    if TMA:
+        k = k_src.load([batch, kv_head, start_n, 0]).reshape(BLOCK_N, BLOCK_D)
+        v = v_src.load([batch, kv_head, start_n, 0]).reshape(BLOCK_N, BLOCK_DV)
+    else:
+        offs_d = tl.arange(0, BLOCK_D)
+        offs_dv = tl.arange(0, BLOCK_DV)
+        start = tl.cast(start_n, tl.int64)
+        k = _load_2d(k_src + start * s_kn, kv_idx, Sk, offs_d, head_d, MASKED, PAD_D)
+        v = _load_2d(v_src + start * s_vn, kv_idx, Sk, offs_dv, head_dv, MASKED, PAD_DV)
     shifted = tl.fma(tl.dot(q, tl.trans(k), input_precision=PRECISION), qk_scale, -lse2[:, None])
     if MASKED:
         visible = _band(kv_idx[None, :] < Sk, kv_idx[None, :], rows[:, None], diagonal, lo_diag,
@@ -337,19 +378,20 @@ def _dq_block(
 @triton.jit
 def _dq_range(
     dq, q, do, lse2, delta,
-    k_tile, v_tile, s_kn, s_vn, rows, lo, hi, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
+    k_tile, v_tile, s_kn, s_vn, batch, kv_head, rows, lo, hi, Sk, diagonal, lo_diag, qk_scale,
+    head_d, head_dv,
     BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr,
     PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     MASKED: tl.constexpr, CAUSAL: tl.constexpr, HAS_LEFT: tl.constexpr, PRECISION: tl.constexpr,
+    TMA: tl.constexpr,
 ):
     """Keys [lo, hi), BLOCK_N at a time; ``lo`` a whole number of blocks."""
     offs_n = tl.arange(0, BLOCK_N)
     for start_n in tl.range(lo, hi, BLOCK_N):
-        start = tl.cast(start_n, tl.int64)
         dq = _dq_block(
-            dq, q, do, lse2, delta, k_tile + start * s_kn, v_tile + start * s_vn, rows,
+            dq, q, do, lse2, delta, k_tile, v_tile, start_n, s_kn, s_vn, batch, kv_head, rows,
             start_n + offs_n, Sk, diagonal, lo_diag, qk_scale, head_d, head_dv,
-            BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, PRECISION,
+            BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, MASKED, CAUSAL, HAS_LEFT, PRECISION, TMA,
         )
     return dq
 
@@ -367,41 +409,50 @@ def _bwd_dq_kernel(
     BLOCK_D: tl.constexpr, BLOCK_DV: tl.constexpr, PAD_D: tl.constexpr, PAD_DV: tl.constexpr,
     CAUSAL: tl.constexpr, PRECISION: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr,
+    HAS_LEFT: tl.constexpr, HAS_RIGHT: tl.constexpr, TMA: tl.constexpr,
 ):
-    # The forward's grid and key ranges (see _flash_fwd_kernel).
+    # The forward's grid and key ranges (see _flash_fwd_kernel).  With TMA,
+    # q_ptr, k_ptr, v_ptr and do_ptr are descriptors, as in the dK/dV kernel.
     pid = tl.program_id(0)
     num_m = tl.cdiv(Sq, BLOCK_M)
     m_blk = pid % num_m
     if CAUSAL:
         m_blk = num_m - 1 - m_blk
     pid_bh = pid // num_m
-    batch = (pid_bh // (HKV * GROUP)).to(tl.int64)
-    head = pid_bh % (HKV * GROUP)
-    kv_head = (head // GROUP).to(tl.int64)
-    head = head.to(tl.int64)
+    batch32 = pid_bh // (HKV * GROUP)  # a descriptor's coordinates are 32-bit
+    head32 = pid_bh % (HKV * GROUP)
+    kv_head32 = head32 // GROUP
+    batch = batch32.to(tl.int64)
+    kv_head = kv_head32.to(tl.int64)
+    head = head32.to(tl.int64)
 
     rows = m_blk * BLOCK_M + tl.arange(0, BLOCK_M)
     rows64 = rows.to(tl.int64)
     offs_n = tl.arange(0, BLOCK_N).to(tl.int64)
     offs_d = tl.arange(0, BLOCK_D).to(tl.int64)
     offs_dv = tl.arange(0, BLOCK_DV).to(tl.int64)
-    q = _load_2d(
-        q_ptr + batch * s_qb + head * s_qh + rows64[:, None] * s_qm + offs_d[None, :] * s_qd,
-        rows, Sq, offs_d, HEAD_D, True, PAD_D,
-    )
-    do = _load_2d(
-        do_ptr + batch * s_gb + head * s_gh + rows64[:, None] * s_gm + offs_dv[None, :] * s_gd,
-        rows, Sq, offs_dv, HEAD_DV, True, PAD_DV,
-    )
+    if TMA:
+        q = q_ptr.load([batch32, head32, m_blk * BLOCK_M, 0]).reshape(BLOCK_M, BLOCK_D)
+        do = do_ptr.load([batch32, head32, m_blk * BLOCK_M, 0]).reshape(BLOCK_M, BLOCK_DV)
+        k_tile, v_tile = k_ptr, v_ptr
+    else:
+        q = _load_2d(
+            q_ptr + batch * s_qb + head * s_qh + rows64[:, None] * s_qm + offs_d[None, :] * s_qd,
+            rows, Sq, offs_d, HEAD_D, True, PAD_D,
+        )
+        do = _load_2d(
+            do_ptr + batch * s_gb + head * s_gh + rows64[:, None] * s_gm
+            + offs_dv[None, :] * s_gd,
+            rows, Sq, offs_dv, HEAD_DV, True, PAD_DV,
+        )
+        k_tile = (k_ptr + batch * s_kb + kv_head * s_kh
+                  + offs_n[:, None] * s_kn + offs_d[None, :] * s_kd)
+        v_tile = (v_ptr + batch * s_vb + kv_head * s_vh
+                  + offs_n[:, None] * s_vn + offs_dv[None, :] * s_vd)
     row_ok = rows < Sq
     stats = pid_bh.to(tl.int64) * Sq + rows64
     lse2 = tl.load(lse2_ptr + stats, mask=row_ok, other=float("inf"))
     delta = tl.load(delta_ptr + stats, mask=row_ok, other=0.0)
-    k_tile = k_ptr + batch * s_kb + kv_head * s_kh + offs_n[:, None] * s_kn + offs_d[None, :] * s_kd
-    v_tile = (
-        v_ptr + batch * s_vb + kv_head * s_vh + offs_n[:, None] * s_vn + offs_dv[None, :] * s_vd
-    )
     dq = tl.zeros((BLOCK_M, BLOCK_D), dtype=tl.float32)
 
     up_diag, lo_diag = _band_diagonals(DIAGONAL, WIN_LEFT, WIN_RIGHT, HAS_LEFT, HAS_RIGHT)
@@ -413,30 +464,30 @@ def _bwd_dq_kernel(
     if HAS_LEFT:
         if kv_lo < full_lo:
             dq = _dq_range(
-                dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, kv_lo, full_lo, Sk,
-                up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+                dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, batch32, kv_head32, rows,
+                kv_lo, full_lo, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
                 BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
-                PRECISION,
+                PRECISION, TMA,
             )
         dq = _dq_range(
-            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, full_lo, full_end, Sk,
-            up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, batch32, kv_head32, rows,
+            full_lo, full_end, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
             BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
-            PRECISION,
+            PRECISION, TMA,
         )
     else:
         dq = _dq_range(
-            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, 0, full_end, Sk,
-            up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, batch32, kv_head32, rows,
+            0, full_end, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
             BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, False, CAUSAL or HAS_RIGHT, HAS_LEFT,
-            PRECISION,
+            PRECISION, TMA,
         )
     if full_end < kv_hi:
         dq = _dq_range(
-            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, rows, full_end, kv_hi, Sk,
-            up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
+            dq, q, do, lse2, delta, k_tile, v_tile, s_kn, s_vn, batch32, kv_head32, rows,
+            full_end, kv_hi, Sk, up_diag, lo_diag, qk_scale, HEAD_D, HEAD_DV,
             BLOCK_N, BLOCK_D, BLOCK_DV, PAD_D, PAD_DV, True, CAUSAL or HAS_RIGHT, HAS_LEFT,
-            PRECISION,
+            PRECISION, TMA,
         )
 
     if PAD_D:
@@ -491,9 +542,73 @@ def backward_config(dtype: torch.dtype, precision: str, d: int, dv: int) -> Back
     return _CONFIGS[_tile_kind(dtype, precision, d, dv)]
 
 
+# The dK/dV kernel's tiles where Q, dO, K and V come through TMA
+# (``uses_tma``): without a tile of 64-bit pointers for each of Q and dO, a
+# program has the registers for 64 query rows a step.  One H100, bf16,
+# B = 4, Hq = 16, Hkv = 8, D = 128, against the pointer kernel at its own
+# tiles: 1.37x (S = 4k) and 1.5x (1k) without a mask, 1.45x and 1.6x causal
+# (64 x 64, 4 warps, 2 stages; the best of nine tile shapes at each point).
+TMA_DKDV = Config(64, 64, 4, 2)
+# TMA's box is at most 256 elements a dim; wider heads were not timed.
+TMA_MAX_WIDTH = 128
+
+
+def uses_tma(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor,
+             head: dict[str, int | bool], want: bool | None = None) -> bool:
+    """Whether the two main kernels take q, k, v and do through TMA descriptors.
+    Where ``want`` is None: for 16-bit inputs that TMA addresses as they are
+    (``tma_addressable``) with head dims of at most ``TMA_MAX_WIDTH``
+    (padded to a block or not), on an sm_90 or later GPU or the interpreter (which
+    runs descriptors too, so that fuzzing on a CPU reaches both paths, the
+    pointer one with every other input).  ``want=True`` forces it where it
+    can be done, and ``False`` keeps the pointers."""
+    able = (max(head["BLOCK_D"], head["BLOCK_DV"]) <= TMA_MAX_WIDTH
+            and all(map(tma_addressable, (q, k, v, do))))
+    if want is None:
+        return able and q.dtype in (torch.float16, torch.bfloat16) and (
+            interpreting() or capability(q.device.index if q.device.index is not None
+                                         else torch.cuda.current_device())[0] >= 9)
+    if want and not able:
+        raise ValueError("tma=True: q, k, v and do must each be TMA-addressable (last dim "
+                         "contiguous, 16-byte aligned start and strides) with head dims of "
+                         f"at most {TMA_MAX_WIDTH}")
+    return want
+
+
+def _descriptors(blocks: tuple[tuple[int, int], ...]):
+    """A ``LaunchCache`` ``leading``: the first tensors as (B, H, S, D) TMA
+    descriptors of ``blocks`` (rows, width) each, the rest as they are."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    def leading(tensors: tuple[torch.Tensor, ...], again: bool) -> tuple:
+        n = len(blocks)
+        if again:  # the compiled launcher knows the block shapes
+            descs = [HostDescriptor(t, t.shape, t.stride()) for t in tensors[:n]]
+        else:
+            descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, rows, width])
+                     for t, (rows, width) in zip(tensors, blocks, strict=False)]
+        return (*descs, *tensors[n:])
+
+    return leading
+
+
 _PREPROCESS = LaunchCache(_bwd_preprocess_kernel)
 _DKDV = LaunchCache(_bwd_dkdv_kernel)
 _DQ = LaunchCache(_bwd_dq_kernel)
+_THROUGH_TMA: dict[tuple, LaunchCache] = {}  # by (kernel, BLOCK_M, BLOCK_N, D width, Dv width)
+
+
+def _through_tma(kernel: triton.JITFunction, block_m: int, block_n: int, width_d: int,
+                 width_dv: int) -> LaunchCache:
+    """The launches of ``kernel`` (either main kernel: both take q, k, v and
+    do first) with those four as TMA descriptors of BLOCK_M query rows and
+    BLOCK_N keys."""
+    key = (kernel, block_m, block_n, width_d, width_dv)
+    if key not in _THROUGH_TMA:
+        blocks = ((block_m, width_d), (block_n, width_d), (block_n, width_dv),
+                  (block_m, width_dv))
+        _THROUGH_TMA[key] = LaunchCache(kernel, leading=_descriptors(blocks))
+    return _THROUGH_TMA[key]
 
 
 def launch_backward(
@@ -501,6 +616,7 @@ def launch_backward(
     out: torch.Tensor, lse: torch.Tensor, dims: AttentionDims, *,
     causal: bool, precision: str, needs: tuple[bool, bool, bool] = (True, True, True),
     config: BackwardConfig | None = None, window: Window | None = None,
+    tma: bool | None = None,
 ) -> tuple[torch.Tensor | None, torch.Tensor | None, torch.Tensor | None]:
     """(dq, dk, dv) of flash attention, each new, contiguous, in q's dtype.
 
@@ -509,7 +625,9 @@ def launch_backward(
     contiguous fp32 (B, Hq, Sq) natural-log LSE.  ``needs`` says which of
     (dq, dk, dv) to compute; one not needed is None (dk and dv are computed
     together).  ``config`` forces a tile shape (tests sweep it).  ``window``
-    is the forward's sliding window (``check_window``).
+    is the forward's sliding window (``check_window``).  ``tma``: whether
+    the main kernels load through TMA descriptors (``uses_tma``; None
+    chooses).
     """
     want_q, want_k, want_v = needs
     new = lambda t: torch.empty(t.shape, dtype=t.dtype, device=t.device)  # noqa: E731
@@ -525,8 +643,11 @@ def launch_backward(
     # delta = rowsum(dO * O) sums loaded tiles: its order must not follow their layouts.
     do, out = fresh_layout(do), fresh_layout(out)
 
-    c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
     head = _head_meta(dims)
+    through_tma = uses_tma(q, k, v, do, head, tma)
+    c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
+    if through_tma and config is None and not interpreting():
+        c = c._replace(dkdv=TMA_DKDV)
     bh = dims.batch * dims.hq
     win = launch_window(window, causal, dims.sq + dims.sk)
     window_sizes, flags = window_args(win)
@@ -553,19 +674,23 @@ def launch_backward(
         plan = (dims, common, causal, precision, win)
         kv, qt = c.dkdv, c.dq
         if dk is not None:
-            _DKDV.launch(
+            dkdv = (_through_tma(_bwd_dkdv_kernel, kv.block_m, kv.block_n, head["BLOCK_D"],
+                                 head["BLOCK_DV"]) if through_tma else _DKDV)
+            dkdv.launch(
                 (*plan, kv, dk.stride(), dv.stride()), (q, k, v, do, dk, dv, delta, lse2),
                 lambda: ((_cdiv(dims.sk, kv.block_n) * dims.batch * dims.hkv,),
                          (*sizes, *common, *dk.stride(), *dv.stride(), *scales),
-                         dict(**meta, BLOCK_M=kv.block_m, BLOCK_N=kv.block_n,
+                         dict(**meta, BLOCK_M=kv.block_m, BLOCK_N=kv.block_n, TMA=through_tma,
                               num_warps=kv.num_warps, num_stages=kv.num_stages)),
             )
         if dq is not None:
-            _DQ.launch(
+            dq_launch = (_through_tma(_bwd_dq_kernel, qt.block_m, qt.block_n, head["BLOCK_D"],
+                                      head["BLOCK_DV"]) if through_tma else _DQ)
+            dq_launch.launch(
                 (*plan, qt, dq.stride()), (q, k, v, do, dq, delta, lse2),
                 lambda: ((_cdiv(dims.sq, qt.block_m) * bh,),
                          (*sizes, *common, *dq.stride(), *scales),
-                         dict(**meta, BLOCK_M=qt.block_m, BLOCK_N=qt.block_n,
+                         dict(**meta, BLOCK_M=qt.block_m, BLOCK_N=qt.block_n, TMA=through_tma,
                               num_warps=qt.num_warps, num_stages=qt.num_stages)),
             )
     return dq, dk if want_k else None, dv if want_v else None

@@ -54,7 +54,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from ._checks import AttentionDims, interpreting
-from ._launch import HostDescriptor, LaunchCache, num_sms
+from ._launch import HostDescriptor, LaunchCache, capability, num_sms
 
 # Kernel constants (globals a Gluon kernel reads must be constexpr).
 BLOCK_M = gl.constexpr(128)  # two consumers of 64 rows
@@ -474,7 +474,7 @@ def unavailable(device: torch.device | None = None) -> str | None:
     if device is not None and device.type != "cuda":
         return f"it needs a CUDA tensor, got one on {device}"
     index = torch.cuda.current_device() if device is None or device.index is None else device.index
-    if _capability(index) != (9, 0):
+    if capability(index) != (9, 0):
         return f"it needs a Hopper GPU (sm_90: wgmma, TMA, setmaxnreg), not cuda:{index}"
     return None
 
@@ -485,12 +485,6 @@ def _no_gpu() -> str | None:
     if interpreting() or not torch.cuda.is_available():
         return "it needs a CUDA GPU (it is compiled Gluon, which Triton cannot interpret)"
     return None
-
-
-@functools.cache
-def _capability(index: int) -> tuple[int, int]:
-    # Asked on every call that could take this path: once per device.
-    return torch.cuda.get_device_capability(index)
 
 
 def refusal(q: torch.Tensor, dims: AttentionDims, *, window: object) -> str | None:

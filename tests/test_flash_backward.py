@@ -12,7 +12,8 @@ import pytest
 import torch
 
 from attnfuzz.kernels import flash_attention, flash_backward, flash_decode, flash_prefill
-from attnfuzz.kernels._checks import check_attention_inputs, interpreting
+from attnfuzz.kernels._checks import check_attention_inputs, check_window, interpreting
+from attnfuzz.kernels._launch import capability
 from attnfuzz.properties import backend
 from attnfuzz.reference import attention_bounds, attention_parts, compare
 from attnfuzz.reference.gradient_bounds import attention_grad_bounds
@@ -235,3 +236,50 @@ def test_every_tile_shape_of_the_table_is_within_the_bounds(config):
     for name, g in zip(("dq", "dk", "dv"), got, strict=True):
         verdict = compare(name, g, want[name], bounds[name], dtype=q.dtype)
         assert verdict.ok, verdict.describe()
+
+
+# The dK/dV kernel's TMA path (``uses_tma``) against its pointer path, the
+# same tiles forced on both: the loads differ, the arithmetic does not, so
+# every bit agrees, rows past Sq and columns past a padded head dim read as
+# zeros both ways.
+@pytest.mark.parametrize(("sq", "sk", "d", "dv", "causal", "window"), [
+    (70, 131, 64, 64, True, None),  # ragged both; masked and unmasked ranges
+    (131, 70, 40, 24, True, None),  # rows that see no key; padded head dims
+    (33, 90, 64, 32, False, (5, 3)),  # a window's band and its masked tail
+])
+def test_the_tma_loads_give_the_pointer_loads_bits(sq, sk, d, dv, causal, window):
+    q, k, v = (t.detach() for t in qkv(b=2, hq=4, hkv=2, sq=sq, sk=sk, d=d, dv=dv,
+                                          dtype=torch.float16))
+    do = d_out(q, v)
+    out, lse = flash_attention(q, k, v, causal=causal, window=window, return_lse=True)
+    dims = check_attention_inputs(q, k, v, causal=causal, scale=None, alignment="bottom_right")
+    config = flash_backward.backward_config(q.dtype, "ieee", d, dv)
+    got = [flash_backward.launch_backward(do, q, k, v, out, lse, dims, causal=causal,
+                                          precision="ieee", window=check_window(window),
+                                          config=config, tma=tma)
+           for tma in (False, True)]
+    assert_bits_equal(*got)
+
+
+def test_tma_loads_are_refused_for_an_input_they_cannot_address():
+    q, k, v = (t.detach() for t in qkv(sq=16, sk=16, d=64, dv=64, dtype=torch.float16))
+    moved = torch.empty(q.numel() + 8, dtype=q.dtype, device=q.device)[1:1 + q.numel()]
+    q = moved.view(q.shape).copy_(q)  # 2 bytes past a 16-byte boundary
+    do = d_out(q, v)
+    out, lse = flash_attention(q, k, v, return_lse=True)
+    dims = check_attention_inputs(q, k, v, causal=False, scale=None, alignment="bottom_right")
+    with pytest.raises(ValueError, match="tma=True"):
+        flash_backward.launch_backward(do, q, k, v, out, lse, dims, causal=False,
+                                       precision="ieee", tma=True)
+    head = {"BLOCK_D": 64, "BLOCK_DV": 64}
+    assert not flash_backward.uses_tma(q, k, v, do, head)
+
+
+@pytest.mark.skipif(not interpreting() and capability(0)[0] < 9,
+                    reason="TMA needs an sm_90 or later GPU")
+def test_dense_16_bit_inputs_take_the_tma_loads_and_float32_the_pointers():
+    head = {"BLOCK_D": 128, "BLOCK_DV": 128}
+    q, k, v = (t.detach() for t in qkv(sq=8, sk=8, d=128, dv=128, dtype=torch.float16))
+    assert flash_backward.uses_tma(q, k, v, d_out(q, v), head)
+    q, k, v = (t.detach() for t in qkv(sq=8, sk=8, d=128, dv=128))
+    assert not flash_backward.uses_tma(q, k, v, d_out(q, v), head)
