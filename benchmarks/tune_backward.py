@@ -14,7 +14,7 @@ tile, so tiles change no bit there.
 Compiling dominates a sweep, so ``--jobs`` processes compile every candidate
 first (Triton's on-disk cache keeps them), and one process then times them.
 
-    python benchmarks/tune_backward.py [--seqs 4096] [--jobs 12] [--out FILE.json]
+    python benchmarks/tune_backward.py [--seqs 4096] [--jobs 12] [--tma on] [--out FILE.json]
 
 Shapes are Qwen3-like, as ``bench_backward.py``'s: B = 4, Hq = 16, Hkv = 8, D = 128.
 """
@@ -49,6 +49,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--dtype", default="bfloat16", choices=("bfloat16", "float16"))
     p.add_argument("--jobs", type=int, default=8, help="compiling processes")
     p.add_argument("--rep", type=int, default=100, help="do_bench's rep, in ms")
+    p.add_argument("--tma", choices=("auto", "on", "off"), default="auto",
+                   help="the kernels' loads: through TMA descriptors (on), pointers (off), "
+                   "or as launch_backward chooses (auto)")
     p.add_argument("--out", type=Path, help="write the rows as JSON here")
     p.add_argument("--worker", help=argparse.SUPPRESS)  # "i/n": compile every n-th job from i
     return p.parse_args(argv)
@@ -71,7 +74,10 @@ def setup(torch, dtype, s: int, causal: bool):
     return q, k, v, do, out, lse
 
 
-def backward(torch, point, kind: str, cfg: tuple[int, ...], causal: bool):
+TMA = {"auto": None, "on": True, "off": False}
+
+
+def backward(torch, point, kind: str, cfg: tuple[int, ...], causal: bool, tma: str = "auto"):
     """A function running the chosen kernel (and the preprocessing) at ``cfg``."""
     from attnfuzz.kernels._checks import check_attention_inputs
     from attnfuzz.kernels._tiles import Config
@@ -84,7 +90,7 @@ def backward(torch, point, kind: str, cfg: tuple[int, ...], causal: bool):
               else BackwardConfig(default.dkdv, Config(*cfg)))
     needs = (False, True, True) if kind == "dkdv" else (True, False, False)
     return lambda: launch_backward(do, q, k, v, out, lse, dims, causal=causal,
-                                   precision="ieee", needs=needs, config=config)
+                                   precision="ieee", needs=needs, config=config, tma=TMA[tma])
 
 
 def peers(torch, point, causal: bool) -> dict:
@@ -117,7 +123,7 @@ def compile_worker(args: argparse.Namespace, todo: list) -> int:
         if (s, causal) not in points:
             points[(s, causal)] = setup(torch, dtype, s, causal)
         try:
-            backward(torch, points[(s, causal)], kind, cfg, causal)()
+            backward(torch, points[(s, causal)], kind, cfg, causal, args.tma)()
         except Exception as e:  # the timing pass reports it
             print(f"{kind} {cfg}: {type(e).__name__}: {str(e).splitlines()[0][:120]}", flush=True)
     torch.cuda.synchronize()
@@ -153,14 +159,14 @@ def main(argv: list[str] | None = None) -> int:
                 fn()
                 timed[name] = triton.testing.do_bench(fn, warmup=25, rep=args.rep,
                                                       return_mode="median")
-            ref = {kind: backward(torch, point, kind, table[0], causal)()
+            ref = {kind: backward(torch, point, kind, table[0], causal, args.tma)()
                    for kind, table in (("dkdv", DKDV), ("dq", DQ))}
             for kind, table in (("dkdv", DKDV), ("dq", DQ)):
                 for cfg in table:
                     row = {"s": s, "causal": causal, "kernel": kind, "config": list(cfg),
                            **{f"{n}_ms": ms for n, ms in timed.items()}}
                     try:
-                        fn = backward(torch, point, kind, cfg, causal)
+                        fn = backward(torch, point, kind, cfg, causal, args.tma)
                         got = fn()
                         # Largest difference from the default tiles, per max |default|.
                         row["diff"] = max(
@@ -182,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['s']:>6} {'causal' if r['causal'] else 'full':<6} {r['kernel']:<5} "
               f"{f'{m}/{n} w{w} s{st}':<16} {cells[0]} {cells[1]:>9}  ({peers_ms})")
     if args.out:
-        args.out.write_text(json.dumps({"gpu": torch.cuda.get_device_name(),
+        args.out.write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "tma": args.tma,
                                         "torch": torch.__version__,
                                         "triton": triton.__version__, "rows": rows}, indent=2))
     return 0

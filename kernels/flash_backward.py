@@ -542,13 +542,6 @@ def backward_config(dtype: torch.dtype, precision: str, d: int, dv: int) -> Back
     return _CONFIGS[_tile_kind(dtype, precision, d, dv)]
 
 
-# The dK/dV kernel's tiles where Q, dO, K and V come through TMA
-# (``uses_tma``): without a tile of 64-bit pointers for each of Q and dO, a
-# program has the registers for 64 query rows a step.  One H100, bf16,
-# B = 4, Hq = 16, Hkv = 8, D = 128, against the pointer kernel at its own
-# tiles: 1.37x (S = 4k) and 1.5x (1k) without a mask, 1.45x and 1.6x causal
-# (64 x 64, 4 warps, 2 stages; the best of nine tile shapes at each point).
-TMA_DKDV = Config(64, 64, 4, 2)
 # TMA's box is at most 256 elements a dim; wider heads were not timed.
 TMA_MAX_WIDTH = 128
 
@@ -645,9 +638,9 @@ def launch_backward(
 
     head = _head_meta(dims)
     through_tma = uses_tma(q, k, v, do, head, tma)
+    # Both paths take the same tiles: the same arithmetic, so the same bits
+    # whatever the inputs' layouts (which decide the path).
     c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
-    if through_tma and config is None and not interpreting():
-        c = c._replace(dkdv=TMA_DKDV)
     bh = dims.batch * dims.hq
     win = launch_window(window, causal, dims.sq + dims.sk)
     window_sizes, flags = window_args(win)

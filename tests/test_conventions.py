@@ -302,3 +302,26 @@ def test_a_paged_varlen_key_is_named_in_its_cache():
     assert "key 7 of sequence 1, block_table[1, 2]" in seen, seen
     assert conventions.where(impl, case, "out", (1, 0, 2, 3)) == (
         "out[5, 0, 3] of its (total_q, H, D) out (sequence 1, its row 2)")
+
+
+@pytest.mark.parametrize("prop", ["metamorphic", "gradient_relations"])
+def test_a_function_that_assumes_aligned_starts_fails_the_moved_start_relation(prop):
+    """Contiguous inputs on a 16-byte boundary pass everything; the relation
+    that moves them one element on finds a function that reads its inputs as
+    if they started on one (forward and backward)."""
+    from attnfuzz.properties.implementations import Support
+    from attnfuzz.properties.model.cases import AttentionCase
+    from attnfuzz.properties.model.values import Values
+
+    case = AttentionCase(sq=9, sk=33, d=32, dv=32, values=Values(seed=5),
+                         backward=prop == "gradient_relations")
+    check = "inputs off a 16-byte boundary"
+    for name, ok in (("mine", True), ("mine_assumes_aligned", False)):
+        from tests import user_attention
+
+        impl = implementations.get(implementations.of_function(
+            getattr(user_attention, name), supports=Support(backward=True)).name)
+        verdicts = checks.get(prop).run(impl, case)
+        moved = [v for v in verdicts if v.check.startswith(check)]
+        assert moved and all(v.ok for v in moved) == ok, moved
+        assert all(v.ok for v in verdicts if not v.check.startswith(check)), verdicts

@@ -238,10 +238,9 @@ def test_every_tile_shape_of_the_table_is_within_the_bounds(config):
         assert verdict.ok, verdict.describe()
 
 
-# The dK/dV kernel's TMA path (``uses_tma``) against its pointer path, the
-# same tiles forced on both: the loads differ, the arithmetic does not, so
-# every bit agrees, rows past Sq and columns past a padded head dim read as
-# zeros both ways.
+# The backward's TMA path (``uses_tma``) against its pointer path: the loads
+# differ, the tiles and arithmetic do not, so every bit agrees, rows past Sq
+# and columns past a padded head dim read as zeros both ways.
 @pytest.mark.parametrize(("sq", "sk", "d", "dv", "causal", "window"), [
     (70, 131, 64, 64, True, None),  # ragged both; masked and unmasked ranges
     (131, 70, 40, 24, True, None),  # rows that see no key; padded head dims
@@ -253,10 +252,8 @@ def test_the_tma_loads_give_the_pointer_loads_bits(sq, sk, d, dv, causal, window
     do = d_out(q, v)
     out, lse = flash_attention(q, k, v, causal=causal, window=window, return_lse=True)
     dims = check_attention_inputs(q, k, v, causal=causal, scale=None, alignment="bottom_right")
-    config = flash_backward.backward_config(q.dtype, "ieee", d, dv)
     got = [flash_backward.launch_backward(do, q, k, v, out, lse, dims, causal=causal,
-                                          precision="ieee", window=check_window(window),
-                                          config=config, tma=tma)
+                                          precision="ieee", window=check_window(window), tma=tma)
            for tma in (False, True)]
     assert_bits_equal(*got)
 

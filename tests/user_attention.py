@@ -281,3 +281,15 @@ def out_on_ctx(q, k, v, *, causal=False, scale=None, alignment="bottom_right", s
 
 def out_saved(q, k, v, **kw):
     return out_on_ctx(q, k, v, saved=True, **kw)
+
+
+def _as_if_aligned(t):
+    """``t`` read from the 16-byte boundary at or below its start, as a kernel
+    told its pointers are aligned (``tl.multiple_of``) reads them."""
+    back = t.data_ptr() % 16 // t.element_size()
+    return t.as_strided(t.shape, t.stride(), t.storage_offset() - back)
+
+
+def mine_assumes_aligned(q, k, v, **kw):
+    """``mine`` reading every input as if it started on a 16-byte boundary."""
+    return mine(_as_if_aligned(q), _as_if_aligned(k), _as_if_aligned(v), **kw)

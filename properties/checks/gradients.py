@@ -22,7 +22,7 @@ from ...reference.gradients import attention_grads
 from .. import backend
 from ..implementations import Implementation
 from ..model.cases import AttentionCase, Built, build, on_oracle
-from ..model.layouts import Layout
+from ..model.layouts import OFF_BOUNDARY, Layout, off_boundary
 from .execution import GRADS, BackwardRun, bitwise, execute_backward
 
 # name -> (exact value, bound); every gradient is rounded to the inputs' dtype.
@@ -157,6 +157,20 @@ def contiguous(impl, case, built, base) -> list[Verdict]:
                                 lambda: gradient_oracle(case, built), case.torch_dtype)]
 
 
+def moved_start(impl, case, built, base) -> list[Verdict]:
+    """q, k, v and dO copied to contiguous tensors that start off a 16-byte
+    boundary: the same gradients.  A backward that specialises on aligned
+    starts (a vector width, TMA loads, a launch keyed without the alignment)
+    must take another path here, after ``contiguous``'s aligned run."""
+    moved = replace(case, q_layout=OFF_BOUNDARY, k_layout=OFF_BOUNDARY, v_layout=OFF_BOUNDARY,
+                    do_layout=OFF_BOUNDARY)
+    if impl.support.first_broken_limit(moved):
+        return []
+    got = execute_backward(impl, moved, _copied(built, lambda r, t: off_boundary(t)))
+    return [*got.safety, *_same(impl, "inputs off a 16-byte boundary", got, base,
+                                lambda: gradient_oracle(case, built), case.torch_dtype)]
+
+
 def gqa_repeated(impl, case, built, base) -> list[Verdict]:
     """GQA against MHA with K and V repeated over the group: dK and dV of a KV
     head are the sums of its query heads' gradients (within both bounds)."""
@@ -239,6 +253,7 @@ def output_changed(impl, case, built, base) -> list[Verdict]:
 RELATIONS: dict[str, Relation] = {
     "rerun": rerun,
     "contiguous layouts": contiguous,
+    "inputs off a 16-byte boundary": moved_start,
     "gqa as repeated heads": gqa_repeated,
     "last batch alone": batch_alone,
     "key permutation": key_permutation,

@@ -20,7 +20,7 @@ from ...reference import Verdict, compare
 from .. import backend
 from ..implementations import Implementation
 from ..model.cases import AttentionCase, Built, build, on_oracle
-from ..model.layouts import Layout
+from ..model.layouts import OFF_BOUNDARY, Layout, off_boundary
 from .execution import bitwise, run_clean
 from .oracle import attention_oracle
 
@@ -99,6 +99,16 @@ def layout_independence(b: Base) -> Verdict:
     flat = replace(b.case, q_layout=Layout(), k_layout=Layout(), v_layout=Layout())
     got = b.run(b.q.contiguous(), b.k.contiguous(), b.v.contiguous(), flat)
     return same(b, "layout independence", got, b.out, b.twice, b.exact_out)
+
+
+def start_independence(b: Base) -> Verdict:
+    """Same logical values, contiguous, each input starting off a 16-byte
+    boundary: the same output.  Run after ``layout_independence``'s aligned
+    contiguous inputs of the same strides, so a kernel or launch cache that
+    specialises on aligned starts must take another path here, and agree."""
+    moved = replace(b.case, q_layout=OFF_BOUNDARY, k_layout=OFF_BOUNDARY, v_layout=OFF_BOUNDARY)
+    got = b.run(off_boundary(b.q), off_boundary(b.k), off_boundary(b.v), moved)
+    return same(b, "inputs off a 16-byte boundary", got, b.out, b.twice, b.exact_out)
 
 
 def linear_in_v(b: Base) -> Verdict | None:
@@ -231,6 +241,7 @@ RELATIONS: dict[str, Callable[[Base], Verdict | None]] = {
     for f in (
         repeat,
         layout_independence,
+        start_independence,
         linear_in_v,
         scale_and_keys_negated,
         convex_hull,

@@ -75,6 +75,16 @@ class Placed:
     buffer: torch.Tensor = field(repr=False)
 
 
+# Contiguous, one element into its buffer: buffers start on a 16-byte
+# boundary, so in every dtype the tensor starts off one.
+OFF_BOUNDARY = Layout(front=1)
+
+
+def off_boundary(values: torch.Tensor) -> torch.Tensor:
+    """``values`` stored contiguously in ``OFF_BOUNDARY``."""
+    return materialize(values, OFF_BOUNDARY).tensor
+
+
 def constrain(values: torch.Tensor, layout: Layout) -> torch.Tensor:
     """The logical values a layout can hold: stride-0 dims repeat index 0."""
     for dim in layout.expanded:

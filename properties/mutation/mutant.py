@@ -91,8 +91,8 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
                    ("oracle", "matmul", "float32"), ("bad_shapes", "naive", "float32"),
                    ("bad_shapes", "matmul", "float32")),
     # The backward's TMA path takes 16-bit inputs alone.
-    "_launch.py": (*ALL_ATTENTION, *_GRAD_NAIVE, *_GRAD_FLASH, ("gradients", "flash", "float16"),
-                   SERVING[0], *STATEFUL),
+    "_launch.py": (*ALL_ATTENTION, *_GRAD_NAIVE, *_GRAD_FLASH,
+                   ("gradient_relations", "flash", "float16"), SERVING[0], *STATEFUL),
     "hopper_prefill.py": (*HOPPER, ("bad_options", "hopper", "float16")),
 }
 # A file missing from the table (a kernel file added later) is still run, on
