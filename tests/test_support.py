@@ -153,12 +153,14 @@ def test_the_command_fuzzes_within_the_declared_support(capsys, tmp_path):
     assert "not refused" in out, out
     rows = [ln for ln in out.splitlines() if ln.startswith("tests.test_support")]
     # Rounds start in priority order (oracle, mixed_dtypes, bad_shapes, refuses,
-    # metamorphic, stateful); one worker, so the pair's failure ends it before
-    # the others start.
-    assert {ln.split()[11] for ln in rows} == {"oracle", "mixed_dtypes", "bad_shapes",
-                                               "refuses"}, out
+    # metamorphic, stateful); one worker, so the pair's first failure, which a
+    # refusal property finds (calls outside the support answered, not
+    # refused), ends it before the later rounds start.
+    refusals = {"mixed_dtypes", "bad_shapes", "refuses"}
+    started = {ln.split()[11] for ln in rows}
+    assert "oracle" in started and started <= {"oracle", *refusals}, out
     failing = {ln.split()[11] for ln in rows if ln.split()[3] != "0"}
-    assert failing == {"refuses"}, out  # inside its support it is right
+    assert len(failing) == 1 and failing <= refusals, out  # inside its support it is right
     (dump,) = tmp_path.iterdir()
     assert harness.replay(dump).failed
 
