@@ -49,8 +49,8 @@ Loads.  A tile loaded through pointers needs a 64-bit address per element
 in registers, and the dK/dV program, which already holds K, V and two fp32
 accumulators, then spills.  Where TMA can address the 16-bit inputs as
 they are (``uses_tma``: an sm_90 GPU, last dim contiguous, 16-byte aligned
-start and strides), both kernels take Q, K, V and dO as (B, H, S, D) TMA
-descriptors instead: the copy engine moves each tile to shared memory,
+start and strides), both kernels can take Q, K, V and dO as (B, H, S, D)
+TMA descriptors instead: the copy engine moves each tile to shared memory,
 reading rows past S and columns past a padded head dim as zeros, which is
 what the masked pointer loads give.  The arithmetic is the same on both
 paths, tile for tile.
@@ -546,21 +546,31 @@ def backward_config(dtype: torch.dtype, precision: str, d: int, dv: int) -> Back
 TMA_MAX_WIDTH = 128
 
 
+# Whether a GPU takes the TMA path unasked.  The two main kernels compile
+# with it for sm_90, and a probe with the same loads ran on an H100, but as
+# written here they are not yet fuzzed or timed on a GPU (``.ci/gpu``,
+# ``benchmarks/tune_backward.py --tma on``): until then a GPU keeps the
+# pointer loads unless ``tma=True`` asks.
+TMA_ON_GPU = False
+
+
 def uses_tma(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, do: torch.Tensor,
              head: dict[str, int | bool], want: bool | None = None) -> bool:
     """Whether the two main kernels take q, k, v and do through TMA descriptors.
     Where ``want`` is None: for 16-bit inputs that TMA addresses as they are
     (``tma_addressable``) with head dims of at most ``TMA_MAX_WIDTH``
-    (padded to a block or not), on an sm_90 or later GPU or the interpreter (which
-    runs descriptors too, so that fuzzing on a CPU reaches both paths, the
-    pointer one with every other input).  ``want=True`` forces it where it
-    can be done, and ``False`` keeps the pointers."""
+    (padded to a block or not), on the interpreter (which runs descriptors
+    too, so that fuzzing on a CPU reaches both paths, the pointer one with
+    every other input) and, with ``TMA_ON_GPU``, an sm_90 or later GPU.
+    ``want=True`` forces it where it can be done, and ``False`` keeps the
+    pointers."""
     able = (max(head["BLOCK_D"], head["BLOCK_DV"]) <= TMA_MAX_WIDTH
             and all(map(tma_addressable, (q, k, v, do))))
     if want is None:
         return able and q.dtype in (torch.float16, torch.bfloat16) and (
-            interpreting() or capability(q.device.index if q.device.index is not None
-                                         else torch.cuda.current_device())[0] >= 9)
+            interpreting() or TMA_ON_GPU and capability(
+                q.device.index if q.device.index is not None else torch.cuda.current_device())[0]
+            >= 9)
     if want and not able:
         raise ValueError("tma=True: q, k, v and do must each be TMA-addressable (last dim "
                          "contiguous, 16-byte aligned start and strides) with head dims of "
