@@ -520,3 +520,14 @@ def test_each_round_draws_cases_of_its_own_and_a_round_alone_draws_them_again(
     code, out, err, _ = campaign(capsys, *argv, "--dtype", "float16")
     assert code == 0, out + err
     assert drawn("float16") == both
+
+
+def test_a_files_function_draws_alike_from_any_folder():
+    """A target's seed hashes the implementation's short name: a function of a
+    file named by another path (a copy, another checkout, pytest's tmp_path)
+    draws the same cases, and another dtype of it other ones."""
+    from attnfuzz.properties import checks
+
+    here = checks.target_seed(1, "oracle", "/a/b/kernel.py:attend#causal=no", "float32")
+    assert here == checks.target_seed(1, "oracle", "/c/kernel.py:attend", "float32")
+    assert here != checks.target_seed(1, "oracle", "/a/b/kernel.py:attend", "float16")

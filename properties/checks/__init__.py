@@ -244,8 +244,10 @@ def target_seed(seed: int, prop: str, impl: str, dtype: str) -> int:
     With one seed for all, a float16 target drew the very shapes, masks and
     layouts of its float32 twin, and a run's targets covered half the cases they
     could; shifted, each draws its own, and the run's seed (what a reproduce
-    command prints) still draws the same cases again."""
-    return seed + zlib.crc32(f"{prop}/{impl}/{dtype}".encode())
+    command prints) still draws the same cases again.  The hash reads the
+    implementation's ``short_name``, so a file's function draws alike from
+    any folder."""
+    return seed + zlib.crc32(f"{prop}/{implementations.short_name(impl)}/{dtype}".encode())
 
 
 # Steps per drawn sequence: ``examples`` calls make examples // STEPS sequences.

@@ -20,6 +20,7 @@ from typing import Protocol
 
 from ...reference import Verdict
 from .. import backend, hypothesis_internals
+from ..implementations import short_name
 from ..model.cases import Case, from_json
 from ..model.dumps import dump_root, fresh_dir, lenient, strict
 
@@ -78,8 +79,7 @@ def write_sequence_dump(
     reproduce: str | None = None, root: Path | None = None,
 ) -> Path:
     """Write ``<root>/stateful-<impl>-<dtype>-<time>-<pid>/sequence.json``; return the directory."""
-    short = re.sub(r"[^A-Za-z0-9_.-]+", "_", sequence.impl_name.partition("#")[0]
-                   .rsplit("/", 1)[-1])[-60:]
+    short = re.sub(r"[^A-Za-z0-9_.-]+", "_", short_name(sequence.impl_name))[-60:]
     base = Path(root or dump_root()).resolve()
     path = fresh_dir(base / f"{NAME}-{short}-{sequence.dtype}-"
                              f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")

@@ -141,6 +141,13 @@ def _import(module_name: str, name: str) -> object:
         raise ValueError(f"implementation {name!r}: cannot import {module_name}: {exc}") from None
 
 
+def short_name(name: str) -> str:
+    """An implementation's name without its declared support spec and, for a
+    file's function, without the file's folder: what stays the same wherever
+    the file is (dump folders are named by it, and target seeds hash it)."""
+    return name.partition("#")[0].rsplit("/", 1)[-1]
+
+
 def names(op: str | None = None, *, campaign: bool | None = None) -> list[str]:
     """Registered names, optionally of one op, or only those a plain campaign fuzzes."""
     return [
@@ -151,5 +158,5 @@ def names(op: str | None = None, *, campaign: bool | None = None) -> list[str]:
 
 __all__ = [
     "DTYPES", "OPS", "Implementation", "Support", "get", "imported", "names", "of_function",
-    "register",
+    "register", "short_name",
 ]

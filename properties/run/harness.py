@@ -45,7 +45,7 @@ from ..checks.execution import (
     out_of_memory,
     refusal_key,
 )
-from ..implementations import Implementation, conventions, get
+from ..implementations import Implementation, conventions, get, short_name
 from ..implementations.implementation import (
     ContractViolation,
     ImplementationCrash,
@@ -391,7 +391,7 @@ def write_dump(
         return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
     # An imported name's folder and support spec make it long: keep its file and function.
-    short = impl_name.partition("#")[0].rsplit("/", 1)[-1]
+    short = short_name(impl_name)
     slug = clean(nodeid)[-80:] if nodeid else f"{prop}-{clean(short)[-60:]}-{case.dtype}"
     root = Path(root or (campaign and campaign.dump_dir) or dump_root()).resolve()
     path = fresh_dir(root / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
