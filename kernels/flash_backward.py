@@ -123,6 +123,26 @@ def _bwd_preprocess_kernel(
 
 
 @triton.jit
+def _load_pair(
+    a_src, b_src, batch, head, start, s_a, s_b, idx, n, width_a, width_b,
+    BLOCK: tl.constexpr, BLOCK_A: tl.constexpr, BLOCK_B: tl.constexpr,
+    CHECK: tl.constexpr, PAD_A: tl.constexpr, PAD_B: tl.constexpr, TMA: tl.constexpr,
+):
+    """Rows [start, start + BLOCK) of two tensors of one head (Q and dO, or K
+    and V), BLOCK_A and BLOCK_B wide: through TMA descriptors, which read rows
+    past ``n`` and columns past a padded width as zeros, or from the head's
+    row-0 pointer tiles, masked where CHECK (rows ``idx`` past ``n``) or PAD."""
+    if TMA:
+        a = a_src.load([batch, head, start, 0]).reshape(BLOCK, BLOCK_A)
+        b = b_src.load([batch, head, start, 0]).reshape(BLOCK, BLOCK_B)
+    else:
+        at = tl.cast(start, tl.int64)
+        a = _load_2d(a_src + at * s_a, idx, n, tl.arange(0, BLOCK_A), width_a, CHECK, PAD_A)
+        b = _load_2d(b_src + at * s_b, idx, n, tl.arange(0, BLOCK_B), width_b, CHECK, PAD_B)
+    return a, b
+
+
+@triton.jit
 def _dkdv_block(
     dk, dv, k, v,
     q_src, do_src, start_m, s_qm, s_gm, batch, head, stats, delta_ptr, lse2_ptr, rows, kv_idx,
@@ -138,19 +158,10 @@ def _dkdv_block(
     query rows are plain dots.  With MASKED, keys past Sk and keys a row
     cannot see get p = 0.  (Keys past Sk only reach their own dK and dV rows,
     which are never stored, but their p, exp2(-lse2), can overflow.)
-    The rows' Q and dO come through TMA descriptors (``q_src``, ``do_src``
-    with TMA; rows past Sq read as zeros, as the masked loads give them) or
-    from the head's row-0 pointer tiles.
+    The rows' Q and dO come as ``_load_pair`` gives them.
     """
-    if TMA:
-        q = q_src.load([batch, head, start_m, 0]).reshape(BLOCK_M, BLOCK_D)
-        do = do_src.load([batch, head, start_m, 0]).reshape(BLOCK_M, BLOCK_DV)
-    else:
-        offs_d = tl.arange(0, BLOCK_D)
-        offs_dv = tl.arange(0, BLOCK_DV)
-        start = tl.cast(start_m, tl.int64)
-        q = _load_2d(q_src + start * s_qm, rows, Sq, offs_d, head_d, True, PAD_D)
-        do = _load_2d(do_src + start * s_gm, rows, Sq, offs_dv, head_dv, True, PAD_DV)
+    q, do = _load_pair(q_src, do_src, batch, head, start_m, s_qm, s_gm, rows, Sq, head_d, head_dv,
+                       BLOCK_M, BLOCK_D, BLOCK_DV, True, PAD_D, PAD_DV, TMA)
     row_ok = rows < Sq
     # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
     lse2 = tl.load(lse2_ptr + stats, mask=row_ok, other=float("inf"))
@@ -351,19 +362,11 @@ def _dq_block(
 ):
     """Add one key block's terms to the (BLOCK_M, BLOCK_D) dQ accumulator.
 
-    Unlike in the dK/dV kernel, keys past Sk are masked: dQ sums over keys.
-    K and V come through TMA descriptors (keys past Sk read as zeros) or
-    from the KV head's key-0 pointer tiles.
+    Unlike in the dK/dV kernel, keys past Sk are masked: dQ sums over keys
+    (K and V come as ``_load_pair`` gives them, masked where MASKED).
     """
-    if TMA:
-        k = k_src.load([batch, kv_head, start_n, 0]).reshape(BLOCK_N, BLOCK_D)
-        v = v_src.load([batch, kv_head, start_n, 0]).reshape(BLOCK_N, BLOCK_DV)
-    else:
-        offs_d = tl.arange(0, BLOCK_D)
-        offs_dv = tl.arange(0, BLOCK_DV)
-        start = tl.cast(start_n, tl.int64)
-        k = _load_2d(k_src + start * s_kn, kv_idx, Sk, offs_d, head_d, MASKED, PAD_D)
-        v = _load_2d(v_src + start * s_vn, kv_idx, Sk, offs_dv, head_dv, MASKED, PAD_DV)
+    k, v = _load_pair(k_src, v_src, batch, kv_head, start_n, s_kn, s_vn, kv_idx, Sk, head_d,
+                      head_dv, BLOCK_N, BLOCK_D, BLOCK_DV, MASKED, PAD_D, PAD_DV, TMA)
     shifted = tl.fma(tl.dot(q, tl.trans(k), input_precision=PRECISION), qk_scale, -lse2[:, None])
     if MASKED:
         visible = _band(kv_idx[None, :] < Sk, kv_idx[None, :], rows[:, None], diagonal, lo_diag,
