@@ -54,7 +54,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from ._checks import AttentionDims, interpreting
-from ._launch import HostDescriptor, LaunchCache, capability, num_sms
+from ._launch import HostDescriptor, LaunchCache, capability, num_sms, tma_addressable
 
 # Kernel constants (globals a Gluon kernel reads must be constexpr).
 BLOCK_M = gl.constexpr(128)  # two consumers of 64 rows
@@ -504,13 +504,8 @@ def refusal(q: torch.Tensor, dims: AttentionDims, *, window: object) -> str | No
 
 
 def _tma_ready(t: torch.Tensor) -> torch.Tensor:
-    """``t`` (4-D), or a dense copy if TMA cannot read its strides: the last
-    must be 1, the others nonzero multiples of 16 bytes, the base 16-byte
-    aligned.  Spelled out, not looped: it runs four times a call."""
-    s0, s1, s2, s3 = t.stride()
-    size = t.element_size()
-    if (s3 == 1 and s0 and s1 and s2
-            and not (s0 * size % 16 or s1 * size % 16 or s2 * size % 16 or t.data_ptr() % 16)):
+    """``t`` (4-D), or a dense copy if TMA cannot address it (``tma_addressable``)."""
+    if tma_addressable(t):
         return t
     return torch.empty(t.shape, dtype=t.dtype, device=t.device).copy_(t)
 

@@ -104,7 +104,7 @@ FLASH_BACKWARD_MUTANTS: tuple[Mutant, ...] = (
        ("last = tl.minimum(first + BLOCK_M, Sq) - 1", "last = tl.minimum(first + BLOCK_M, Sq) - 2"),
        "dQ's key range ends one key short of the last row's diagonal", FLASH_BACKWARD),
     _m("flash_bwd.tma_start_unaligned", "_launch.py",
-       ("t.stride(-1) == 1 and t.data_ptr() % 16 == 0\n", "t.stride(-1) == 1\n"),
+       ("s2 * size % 16 or t.data_ptr() % 16))", "s2 * size % 16))"),
        "TMA loads chosen for an input whose start is not 16-byte aligned",
        (("gradient_relations", "flash", "float16"), *FLASH_BACKWARD)),
     _m("flash_bwd.dk_tail_unmasked", "flash_backward.py",
