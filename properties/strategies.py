@@ -167,10 +167,10 @@ def attention_cases(
     interpreter ``INTERPRETER_TILES``, when neither ``batch`` nor ``kv_heads``
     is given) caps B x Hq x ceil(Sq/64) x ceil(Sk/64) of the draws that are
     neither wide nor long by fewer KV heads, then a smaller batch (one of each
-    at least).  With ``realistic`` (default: as ``wide``'s) one draw in
-    ``realistic_sizes.ODDS`` has a model's sizes (``realistic_sizes.sizes``).  A masked
-    case of the default values is drawn unsaturated (``unsaturated``).  Bad
-    arguments raise ``InvalidArgument``.
+    at least), then a smaller GQA group (two at least).  With ``realistic``
+    (default: as ``wide``'s) one draw in ``realistic_sizes.ODDS`` has a model's
+    sizes (``realistic_sizes.sizes``).  A masked case of the default values is
+    drawn unsaturated (``unsaturated``).  Bad arguments raise ``InvalidArgument``.
     """
     free_values = values is None
     if isinstance(dtype, str):
@@ -365,7 +365,7 @@ def _attention_cases(
         if sk is None and draw(st.integers(0, 9)) == 9:
             sk_ = 0
     if max_tiles is not None and not spread:
-        b, hkv = _fit_tiles(b, hkv, g * _blocks(sq_) * _blocks(sk_), max_tiles)
+        b, hkv, g = _fit_tiles(b, hkv, g, _blocks(sq_) * _blocks(sk_), max_tiles)
     dt = draw(dtype)
     drawn_window = draw(windows(sq_, sk_)) if window and draw(st.integers(0, 2)) == 2 else None
     if drawn_window is not None and drawn_window[1] is not None and draw(st.booleans()):

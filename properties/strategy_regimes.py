@@ -51,23 +51,33 @@ def _blocks(n: int) -> int:
 
 
 def fit_tiles(case: AttentionCase, max_tiles: int) -> AttentionCase:
-    """``case`` with its KV heads, then its batch, shrunk to fit ``max_tiles`` (batch,
-    query head, 64-row block, 64-key block) tiles, as ``attention_cases`` fits a free
-    draw; lengths, head dims, GQA group, layouts and values are kept.  For a test whose
-    case costs several launches of another's on the interpreter."""
+    """``case`` with its KV heads, then its batch, then its GQA group (to two at
+    the least) shrunk to fit ``max_tiles`` (batch, query head, 64-row block, 64-key
+    block) tiles, as ``attention_cases`` fits a free draw; lengths, head dims,
+    layouts and values are kept.  For a test whose case costs several launches of
+    another's on the interpreter."""
     _positive(max_tiles, "max_tiles")
     group = case.hq // case.hkv if case.hkv else 1
-    b, hkv = _fit_tiles(case.batch, case.hkv, group * _blocks(case.sq) * _blocks(case.sk),
-                        max_tiles)
+    b, hkv, group = _fit_tiles(case.batch, case.hkv, group,
+                               _blocks(case.sq) * _blocks(case.sk), max_tiles)
     return replace(case, batch=b, hq=hkv * group, hkv=hkv)
 
 
-def _fit_tiles(batch: int, kv_heads: int, per_kv_head: int, budget: int) -> tuple[int, int]:
-    # Batch and KV-head bugs need two of either, so heads go first, to one.
-    if batch * kv_heads * per_kv_head <= budget:
-        return batch, kv_heads
-    kv_heads = max(1, min(kv_heads, budget // (batch * per_kv_head)))
-    return max(1, min(batch, budget // (kv_heads * per_kv_head))), kv_heads
+def _fit_tiles(batch: int, kv_heads: int, group: int, per_head: int,
+               budget: int) -> tuple[int, int, int]:
+    """(batch, KV heads, group) within ``budget`` tiles of ``per_head`` each where
+    they can be.  Batch and KV-head bugs need two of either, so KV heads go first,
+    to one, then the batch.  The group goes last and keeps two query heads on a KV
+    head: a grouped case of one query head is an ungrouped one.  So past the budget
+    is only (1, 1, 2) at lengths of several blocks, twice the budget at most where a
+    group of eight left eight times it."""
+    if batch * kv_heads * group * per_head <= budget:
+        return batch, kv_heads, group
+    kv_heads = max(1, min(kv_heads, budget // (batch * group * per_head)))
+    batch = max(1, min(batch, budget // (kv_heads * group * per_head)))
+    if group > 2:
+        group = max(2, min(group, budget // (batch * kv_heads * per_head)))
+    return batch, kv_heads, group
 
 
 def _decode_rows(max_seq: int) -> st.SearchStrategy[int]:
