@@ -367,7 +367,8 @@ def _attention_cases(
     if max_tiles is not None and not spread:
         b, hkv, g = _fit_tiles(b, hkv, g, _blocks(sq_) * _blocks(sk_), max_tiles)
     dt = draw(dtype)
-    drawn_window = draw(windows(sq_, sk_)) if window and draw(st.integers(0, 2)) == 2 else None
+    windowed = window and draw(st.integers(0, 2)) == 2
+    drawn_window = draw(windows(sq_, sk_, alignment)) if windowed else None
     if drawn_window is not None and drawn_window[1] is not None and draw(st.booleans()):
         causal = False  # a causal mask would hide the window's right edge
     return AttentionCase(

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+from ..reference.oracle import offset
 from . import backend
 from .model.cases import ALIGNMENTS
 from .model.layouts import NAMES, Layout, named
@@ -76,16 +77,35 @@ def seq_lens(max_len: int = 130) -> st.SearchStrategy[int]:
     return st.one_of(*options)
 
 
-def windows(sq: int, sk: int) -> st.SearchStrategy[tuple[int | None, int | None] | None]:
-    """Sliding windows (left, right) for Sq queries over Sk keys: sides of 0, 1,
-    block edges +-1, a few keys, and as wide as the sequence or wider, or
-    unlimited (None); never both unlimited (that is no window).  One side at a
-    block edge or as wide as the sequence in ``SMALL_ODDS`` is any narrower one."""
+def windows(sq: int, sk: int, alignment: str = "bottom_right",
+            ) -> st.SearchStrategy[tuple[int | None, int | None] | None]:
+    """Sliding windows (left, right) for Sq queries over Sk keys, the causal
+    diagonal where ``alignment`` puts it: sides of 0, 1, block edges +-1, a few
+    keys, and as wide as the sequence or wider, or unlimited (None); never both
+    unlimited (that is no window).  One side at a block edge or as wide as the
+    sequence in ``SMALL_ODDS`` is any narrower one.  Or, half the time, a side
+    that puts the band's edge on a key block's edge +-1: the first key row 0 sees (a left
+    side), or the last key the last row sees (a right side).  A kernel skips,
+    plans and masks key blocks from those two keys, and a band that ends one key
+    past a block is the case where a block too few is one key lost."""
+    _known((alignment,), "alignment", ALIGNMENTS)
     longest = max(sq, sk)
-    side = st.one_of(st.sampled_from([0, 1]), st.integers(0, max(2, longest // 4)),
-                     _one_of_values([e + d for e in BLOCK_EDGES[:3] for d in (-1, 0, 1)], 0),
-                     _one_of_values([max(0, longest - 1), longest, longest + 3], 0), st.none())
-    return st.tuples(side, side).filter(lambda w: w != (None, None))
+    widths = [st.sampled_from([0, 1]), st.integers(0, max(2, longest // 4)),
+              _one_of_values([e + d for e in BLOCK_EDGES[:3] for d in (-1, 0, 1)], 0),
+              _one_of_values([max(0, longest - 1), longest, longest + 3], 0), st.none()]
+    # Row 0's first key is at diagonal - left; the last row's last at
+    # sq - 1 + diagonal + right (``reference.oracle.sees``).
+    diagonal = offset(sq, sk, alignment)
+    keys = sorted({e + d for e in BLOCK_EDGES for d in (-1, 0, 1) if 0 <= e + d < sk})
+    sides = []
+    for placed in ([diagonal - j for j in keys], [j - (sq - 1 + diagonal) for j in keys]):
+        placed = sorted({n for n in placed if n >= 0})
+        # Half of each side: the widths alone put a band's edge on a block's
+        # edge in a few draws of a hundred, where key blocks are skipped or
+        # planned by it.
+        sides.append(fair_one_of(st.one_of(*widths), st.sampled_from(placed)) if placed
+                     else st.one_of(*widths))
+    return st.tuples(*sides).filter(lambda w: w != (None, None))
 
 
 def head_dims(max_dim: int = 256) -> st.SearchStrategy[int]:

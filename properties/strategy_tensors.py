@@ -70,7 +70,8 @@ def softmax_cases(
     # without the other.
     cols = draw(st.one_of(seq_lens(max_len), _within(1, max(1, rows - 1), (1, max(rows, max_len))),
                           _within(max_len, max_len, (1, max_len))))
-    drawn_window = draw(windows(rows, cols)) if window and draw(st.integers(0, 2)) == 2 else None
+    windowed = window and draw(st.integers(0, 2)) == 2
+    drawn_window = draw(windows(rows, cols, mask[1])) if windowed else None
     if drawn_window is not None and drawn_window[1] is not None and draw(st.booleans()):
         mask = (False, mask[1])  # a causal mask would hide the window's right edge
     shape = (*lead, rows, cols)

@@ -340,3 +340,32 @@ def test_a_third_of_decode_draws_have_keys_past_two_blocks():
 
     draw()
     assert sum(long) / len(long) > 0.25, sum(long) / len(long)
+
+
+# A band starts at row 0's first key (diagonal - left) and ends at the last
+# row's last (Sq - 1 + diagonal + right); kernels skip and plan key blocks
+# from those two, so a band edge one key either side of a block edge is where
+# a block too few loses a key.  The widths drawn alike for every case (0, 1,
+# block edges +-1, up to a quarter of the keys, the whole sequence) put it
+# there in about one draw in eight at these sizes.
+@pytest.mark.parametrize("alignment, side", [("bottom_right", 0), ("top_left", 1)])
+def test_a_third_of_windows_put_a_band_edge_beside_a_key_block_edge(alignment, side):
+    sq, sk = 10, 140
+    diagonal = sk - sq if alignment == "bottom_right" else 0
+    beside = {e + d for e in S.BLOCK_EDGES for d in (-1, 0, 1)}
+    drawn = []
+
+    @settings(max_examples=300, database=None, derandomize=True)
+    @given(S.windows(sq, sk, alignment))
+    def draw(window):
+        drawn.append(window)
+
+    draw()
+    edges = [diagonal - w[0] if side == 0 else sq - 1 + diagonal + w[1]
+             for w in drawn if w[side] is not None]
+    assert sum(e in beside for e in edges) >= len(drawn) / 3, edges
+
+
+def test_windows_refuse_an_unknown_alignment():
+    with pytest.raises(InvalidArgument, match="alignment must be"):
+        S.windows(4, 4, "bottom").example()
