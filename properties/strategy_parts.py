@@ -84,10 +84,10 @@ def windows(sq: int, sk: int, alignment: str = "bottom_right",
     keys, and as wide as the sequence or wider, or unlimited (None); never both
     unlimited (that is no window).  One side at a block edge or as wide as the
     sequence in ``SMALL_ODDS`` is any narrower one.  Or, half the time, a side
-    that puts the band's edge on a key block's edge +-1: the first key row 0 sees (a left
-    side), or the last key the last row sees (a right side).  A kernel skips,
-    plans and masks key blocks from those two keys, and a band that ends one key
-    past a block is the case where a block too few is one key lost."""
+    that puts the band's edge one key either side of a key block's edge: the
+    first key row 0 sees (a left side), or the last key the last row sees (a
+    right side).  Kernels skip, plan and mask key blocks from those two keys,
+    and a band one key past a block is where a block too few loses a key."""
     _known((alignment,), "alignment", ALIGNMENTS)
     longest = max(sq, sk)
     widths = [st.sampled_from([0, 1]), st.integers(0, max(2, longest // 4)),

@@ -69,8 +69,8 @@ def _fit_tiles(batch: int, kv_heads: int, group: int, per_head: int,
     they can be.  Batch and KV-head bugs need two of either, so KV heads go first,
     to one, then the batch.  The group goes last and keeps two query heads on a KV
     head: a grouped case of one query head is an ungrouped one.  So past the budget
-    is only (1, 1, 2) at lengths of several blocks, twice the budget at most where a
-    group of eight left eight times it."""
+    is only a batch of one KV head with one or two query heads, at lengths of
+    several blocks (a group of eight kept all eight there)."""
     if batch * kv_heads * group * per_head <= budget:
         return batch, kv_heads, group
     kv_heads = max(1, min(kv_heads, budget // (batch * group * per_head)))

@@ -152,11 +152,11 @@ def contiguous(impl, case, built, base) -> list[Verdict]:
     specialises on aligned starts (a vector width, TMA loads, a launch keyed
     without the alignment) must take another path too, and agree; contiguous
     inputs on a boundary are among every property's draws."""
-    plain = replace(case, q_layout=OFF_BOUNDARY, k_layout=OFF_BOUNDARY, v_layout=OFF_BOUNDARY,
+    moved = replace(case, q_layout=OFF_BOUNDARY, k_layout=OFF_BOUNDARY, v_layout=OFF_BOUNDARY,
                     do_layout=OFF_BOUNDARY)
-    if impl.support.first_broken_limit(plain):
+    if impl.support.first_broken_limit(moved):
         return []
-    got = execute_backward(impl, plain, _copied(built, lambda r, t: off_boundary(t)))
+    got = execute_backward(impl, moved, _copied(built, lambda r, t: off_boundary(t)))
     return [*got.safety, *_same(impl, "contiguous layouts off a 16-byte boundary", got, base,
                                 lambda: gradient_oracle(case, built), case.torch_dtype)]
 
