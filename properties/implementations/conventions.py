@@ -142,6 +142,11 @@ def _shaped(got: dict[str, torch.Tensor], what: str, rows: dict[str, int],
     return out, lse
 
 
+def _given(longest: int | None, computed: int) -> int:
+    # A max_seqlen of 0 is given too (a wrong one, where a sequence is longer).
+    return computed if longest is None else longest
+
+
 def packed_call(fn: Callable, what: str) -> Callable[..., tuple]:
     """A ``varlen`` function as ``flash_attention_varlen`` is called: returns
     (out, lse or None)."""
@@ -151,8 +156,8 @@ def packed_call(fn: Callable, what: str) -> Callable[..., tuple]:
                    for cu in (cu_q, cu_k)]
         extra = {} if window is None else {"window": window}
         got = _results(fn(q, k, v, cu_q, cu_k, causal=causal, scale=scale, alignment=alignment,
-                          max_seqlen_q=max_seqlen_q or lengths[0],
-                          max_seqlen_k=max_seqlen_k or lengths[1], **extra), what)
+                          max_seqlen_q=_given(max_seqlen_q, lengths[0]),
+                          max_seqlen_k=_given(max_seqlen_k, lengths[1]), **extra), what)
         total, hq = q.shape[:2]
         return _shaped(got, what, {"total_q": total, "Hq": hq}, {"Hq": hq, "total_q": total})
 
@@ -237,8 +242,8 @@ def paged_varlen_call(fn: Callable, what: str) -> Callable[..., tuple]:
         longest_k = seq_lens.max().item() if seq_lens.numel() else 0
         extra = {} if window is None else {"window": window}
         got = _results(fn(q, k_cache, v_cache, table, cu_q, seq_lens, causal=causal,
-                          scale=scale, max_seqlen_q=max_seqlen_q or longest_q,
-                          max_seqlen_k=max_seqlen_k or longest_k, **extra), what)
+                          scale=scale, max_seqlen_q=_given(max_seqlen_q, longest_q),
+                          max_seqlen_k=_given(max_seqlen_k, longest_k), **extra), what)
         total, hq = q.shape[:2]
         return _shaped(got, what, {"total_q": total, "Hq": hq}, {"Hq": hq, "total_q": total})
 
