@@ -192,6 +192,15 @@ def test_serving_kernels_are_each_sequence_alone(dtype, data):
     check("serving", "flash", case)
 
 
+@examples_of("bad_metadata", "flash")
+@given(data=st.data())
+def test_serving_metadata_that_does_not_describe_its_tensors_is_refused(data):
+    # A refusal comes before any launch, in every dtype alike.
+    case = data.draw(checks.get("bad_metadata").cases(implementations.get("flash"), "float32"),
+                     label="case")
+    check("bad_metadata", "flash", case)
+
+
 def _hopper_cases(prop: str):
     return _attention(prop, "hopper", head_dim=128, value_dim=128)
 

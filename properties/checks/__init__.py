@@ -30,6 +30,7 @@ from .gradients import (
     gradient_relations,
     gradients_agree,
 )
+from .metadata import bad_metadata_refused
 from .metamorphic import attention_metamorphic
 from .oracle import against_oracle
 from .refusal import (
@@ -209,6 +210,15 @@ def _gradients_cases(impl: Implementation, dtype: str, max_len: int) -> st.Searc
         lambda t: t[0] if t[1] else replace(t[0], options=(*t[0].options, ("grad_of", t[2]))))
 
 
+def _serving_cases(impl: Implementation, cases: st.SearchStrategy[Case],
+                   names: tuple[str, ...]) -> st.SearchStrategy[Case]:
+    """``cases`` with serving specs: layouts of the packed tensors and caches
+    within what the support accepts, and the unused table entries it admits."""
+    return strategies.with_serving(
+        cases, tuple(n for n in names if n in impl.support.layouts),
+        UNUSED_ENTRIES if impl.support.unused_pages == "any" else ("spare_page",))
+
+
 def run_stateful(
     impl_name: str, dtype: str, *, backward: bool | None = None, max_len: int | None = None,
     **options: object,
@@ -345,10 +355,15 @@ PROPERTIES: dict[str, Property] = {
             "the case packed with other lengths (varlen) and through a shuffled paged cache: "
             "each sequence within its bounds and the bits of the prefill alone",
             max_len=70, only=lambda impl: bool(impl.serving_calls()),
-            # Layouts of the packed tensors and caches within what the support accepts.
-            extend=lambda impl, cases, names: strategies.with_serving(
-                cases, tuple(n for n in names if n in impl.support.layouts),
-                UNUSED_ENTRIES if impl.support.unused_pages == "any" else ("spare_page",)),
+            extend=_serving_cases,
+        ),
+        Property(
+            "bad_metadata", ("attention",), _alone(bad_metadata_refused),
+            "serving calls whose prefix sums, page table, cache lengths or max_seqlen do not "
+            "describe their tensors are refused (where the support says metadata=checked)",
+            max_len=70, judges_refusals=True,
+            only=lambda impl: bool(impl.serving_calls()) and impl.support.metadata == "checked",
+            extend=_serving_cases,
         ),
         Property(
             "softmax_invariants", ("softmax",), _alone(softmax_invariants),

@@ -79,7 +79,7 @@ def refused_or_right(
     ]
 
 
-def _refused(what: str, exc: Exception, note: str = "") -> list[Verdict]:
+def refused(what: str, exc: Exception, note: str = "") -> list[Verdict]:
     """The passing verdict of a call that raised ``exc``; a fault (a lost CUDA
     context) is re-raised, for the harness to report."""
     if context_killer(exc):
@@ -215,7 +215,7 @@ def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None
     except Exception as exc:
         needless = " though no element is shared (a needless refusal, accepted)" if (
             kind in NEEDLESSLY_REFUSED) else ""
-        return _refused(f"out {kind}", exc, needless)
+        return refused(f"out {kind}", exc, needless)
     want, bound, dtype = EXPECTED[case.kind](case, built)["out"]
     verdict = compare(f"out {kind}", results["out"], want, bound, dtype=dtype)
     verdicts = [verdict if verdict.ok or kind in NEEDLESSLY_REFUSED else dataclasses.replace(
@@ -267,7 +267,7 @@ def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = 
     except ContractViolation:
         raise
     except Exception as exc:
-        return _refused(what, exc)
+        return refused(what, exc)
     seen = dataclasses.replace(built, exact=exact)
     want, bound, out_dtype = EXPECTED[case.kind](case, seen)["out"]
     verdict = compare(what, results["out"], want, bound, dtype=out_dtype)
@@ -335,7 +335,7 @@ def bad_shapes_refused(impl: Implementation, case: Case, built: Built | None = N
     except ContractViolation:
         raise  # it answered, and its convention judged the answer
     except Exception as exc:
-        return _refused(name, exc)
+        return refused(name, exc)
     nan = math.nan
     return [Verdict(f"{name}: answered, not refused", math.inf, nan, nan, (), nan, nan,
                     kind="not refused")]
@@ -392,7 +392,7 @@ def bad_option_refused(impl: Implementation, case: Case, built: Built | None = N
         error = getattr(raised.error, "error", raised.error)
         if isinstance(error, (ValueError, TypeError)) and re.search(
                 rf"\b{re.escape(name)}\b", str(error)):
-            return _refused(given, raised.error)
+            return refused(given, raised.error)
         if context_killer(raised.error):
             raise raised.error from None
         first = str(error).strip().splitlines()[0] if str(error).strip() else ""

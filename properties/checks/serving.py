@@ -217,7 +217,7 @@ def _packed(verdict: Verdict, start: int) -> Verdict:
     return replace(verdict, check=f"{verdict.check} (packed {at})")
 
 
-def _new_tokens_fit(case: AttentionCase) -> bool:
+def new_tokens_fit(case: AttentionCase) -> bool:
     """Whether the case's queries can be the last Sq of its keys (a paged
     call's new tokens): its causal mask and window are bottom-right, so a
     top-left one is not a paged call's."""
@@ -243,7 +243,7 @@ def _paged_cache(case: AttentionCase, k: torch.Tensor, v: torch.Tensor, lens: li
 
 def _paged(impl: Implementation, case: AttentionCase, built: Built,
            alone: _Alone) -> list[Verdict]:
-    if impl.paged is None or not _new_tokens_fit(case):
+    if impl.paged is None or not new_tokens_fit(case):
         return []
     # Each batch element a sequence of its own length (a batch of one gets a
     # shortened copy after it: lengths that differ).
@@ -318,7 +318,7 @@ def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elemen
 
 def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
                   alone: _Alone) -> list[Verdict]:
-    if impl.paged_varlen is None or not _new_tokens_fit(case):
+    if impl.paged_varlen is None or not new_tokens_fit(case):
         return []
     # Each batch element a sequence of its own keys, whose queries are the
     # case's (a prefill chunk) or, every other one, a single decode step: a
@@ -367,15 +367,18 @@ def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
     return verdicts
 
 
-def serving_relations(impl: Implementation, case: AttentionCase,
-                      built: Built | None = None) -> list[Verdict]:
+_ENTRIES = {"varlen": _varlen, "paged": _paged, "paged_varlen": _paged_varlen}
+
+
+def serving_relations(impl: Implementation, case: AttentionCase, built: Built | None = None,
+                      entries: tuple[str, ...] = tuple(_ENTRIES)) -> list[Verdict]:
     """The case as a packed varlen batch, through a paged cache, and as packed
-    queries over a paged cache, by the entry points ``impl`` has."""
+    queries over a paged cache, by the entry points ``impl`` has (of
+    ``entries``, names of ``Implementation.SERVING_CALLS``)."""
     built = built or build(case, backend.device())
     alone = _Alone(case, built, impl.serving_bits)
     # The interpreter's access check over the serving calls too: their index
     # tensors (prefix sums, tables, lengths) are the property's own.
     with watched() as accesses:
-        verdicts = (_varlen(impl, case, built, alone) + _paged(impl, case, built, alone)
-                    + _paged_varlen(impl, case, built, alone))
+        verdicts = [v for name in entries for v in _ENTRIES[name](impl, case, built, alone)]
     return [memory(a.describe()) for a in accesses[:1]] + verdicts

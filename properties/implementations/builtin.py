@@ -120,8 +120,10 @@ PROGRAMS = ("programs", (HOPPER_PROGRAMS, None, 1, 3))
 # Autograd differentiates the attention kernels (their own backward kernels),
 # and they take sliding windows, as the softmax does.  The fused backward
 # forms delta from the output it saved, the three-kernel one from P and dP.
-# The serving kernels read only the table entries a sequence's keys use.
-FUSED = Support(backward=True, windows=True, backward_delta="output", unused_pages="any")
+# The serving kernels read only the table entries a sequence's keys use, and
+# check the metadata they are given.
+FUSED = Support(backward=True, windows=True, backward_delta="output", unused_pages="any",
+                metadata="checked")
 THREE_KERNEL = Support(backward=True, windows=True, backward_delta="probs")
 
 # The Hopper kernel: 16-bit, D = Dv = 128, no window; its backward is flash's.

@@ -45,6 +45,9 @@ SCALES = ("any", "positive", "default")
 QUERIES = ("any", "last_keys")
 # What a paged call's block_table may hold past each sequence's pages.
 UNUSED_PAGES = ("valid", "any")
+# Whether its serving entries check the metadata they are given against their
+# tensors (prefix sums, page tables, cache lengths, the longest sequence).
+METADATA = ("trusted", "checked")
 # The largest int a range may hold: a declared set is a tuple of its members.
 MAX_RANGE = 1 << 16
 
@@ -313,6 +316,10 @@ KEYS = {k.name: k for k in (
     Key("unused_pages", _Choice(UNUSED_PAGES), "valid",
         "block_table entries past a sequence's pages: valid (pages of the cache, as zero "
         "padding), any (also -1 and numbers past the cache: never read)"),
+    Key("metadata", _Choice(METADATA), "trusted",
+        "serving metadata (cu_seqlens, block_table, cache_seqlens, max_seqlen): trusted (the "
+        "caller's promise, read as given), checked (metadata that does not describe its "
+        "tensors is refused with a ValueError or TypeError: bad_metadata draws it)"),
     Key("lse", _Flag(), False, "returns the log-sum-exp beside the output, as (out, lse)"),
     Key("backward", _Flag(), False, "differentiable: the gradient properties run too"),
     Key("backward_delta", _Choice(("any", "output", "probs")), "any",
@@ -351,6 +358,7 @@ class Support:
     max_magnitude: float | None = _default("max_magnitude")
     page_sizes: tuple[int, ...] | None = _default("page_sizes")
     unused_pages: str = _default("unused_pages")
+    metadata: str = _default("metadata")
     lse: bool = _default("lse")
     backward: bool = _default("backward")
     backward_delta: str = _default("backward_delta")

@@ -4,7 +4,7 @@ in ``kernels/_row_tile.py`` and the split paged path in
 
 from __future__ import annotations
 
-from .mutant import SERVING, Mutant, mutant
+from .mutant import BAD_METADATA, SERVING, Mutant, mutant
 
 
 def _s(name, edits, mimics, file="serving.py", equivalent=None):
@@ -43,6 +43,34 @@ SERVING_MUTANTS: tuple[Mutant, ...] = (
         "        sk_visible = visible(lengths[-1], lengths[-1] - dims.sq)\n"),
        "the split paged path's key ranges planned for the last sequence only: a longer "
        "one's keys past them are never read", file="split_decode.py"),
+    # The checks of the metadata, each letting through one kind that does not
+    # describe the tensors.
+    mutant("varlen.prefix_sums_may_end_short",
+           "serving.py", ("if total is not None and cu[-1] != total:",
+                          "if total is not None and cu[-1] > total:"),
+           "prefix sums that end before the packed tensor's last row are taken (its last "
+           "rows are never written)", BAD_METADATA),
+    mutant("varlen.prefix_sums_may_decrease", "serving.py",
+           ("if any(b < a for a, b in zip(cu, cu[1:], strict=False)):",
+            "if any(b < a - 1 for a, b in zip(cu, cu[1:], strict=False)):"),
+           "prefix sums that fall by one are taken (a sequence of -1 rows)", BAD_METADATA),
+    mutant("paged.table_may_name_the_page_past_the_cache", "serving.py",
+           ("(table >= num_pages)", "(table > num_pages)"),
+           "a table entry one past the cache's last page is taken (its keys are read past "
+           "the cache)", BAD_METADATA),
+    mutant("paged.last_page_unchecked", "serving.py",
+           ("used = torch.arange(width, device=table.device) * page < seqlens[:, None]",
+            "used = torch.arange(1, width + 1, device=table.device) * page < seqlens[:, None]"),
+           "a sequence's last page is not among those checked (one slot later than the keys "
+           "it holds)", BAD_METADATA),
+    mutant("paged.lengths_past_the_table", "serving.py",
+           ("if not sq <= n <= width * page:", "if not sq <= n:"),
+           "a cache length past the table's pages is taken (the table is read past its "
+           "width)", BAD_METADATA),
+    mutant("varlen.max_seqlen_one_short", "serving.py",
+           ("    if given < actual:\n", "    if given < actual - 1:\n"),
+           "a max_seqlen one below the longest sequence is taken (grids sized by it miss "
+           "that sequence's last rows)", BAD_METADATA),
     _s("paged.lengths_of_the_first_sequence",
        ("    Sk = tl.load(seqlens_ptr + batch)\n", "    Sk = tl.load(seqlens_ptr)\n"),
        "every sequence takes the first one's cache length"),
