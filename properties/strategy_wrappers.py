@@ -20,10 +20,11 @@ def servings(
     order of its sequences by length, guard sequences, a layout for each packed
     tensor and each cache, drawn apart (so k and v differ in strides as often
     as not), the index tensors as views, the max_seqlen passed, and what the
-    block table holds past each sequence's pages (of ``unused_entries``).  Of
-    ``layout_names`` (a broadcast is no layout for a packed tensor or a
-    cache); everything shrinks to the simple layout (contiguous, shortest
-    first, no guard, max_seqlen computed, a spare page)."""
+    block table holds past each sequence's pages (of ``unused_entries``), and
+    whether calls go through a plan.  Of ``layout_names`` (a broadcast is no
+    layout for a packed tensor or a cache); everything shrinks to the simple
+    layout (contiguous, shortest first, no guard, max_seqlen computed, a
+    spare page, no plan)."""
     names = tuple(n for n in _known(layout_names, "layout_names", NAMES)
                   if not n.startswith("expand")) or ("contiguous",)
     fills = _known(unused_entries, "unused_entries", UNUSED_ENTRIES)
@@ -33,7 +34,7 @@ def servings(
                      k_cache_layout=cache, v_cache_layout=cache,
                      index=st.sampled_from(INDEX_VIEWS),
                      max_seqlen=st.sampled_from(MAX_SEQLENS),
-                     unused_entries=st.sampled_from(fills))
+                     unused_entries=st.sampled_from(fills), planned=st.booleans())
 
 
 def with_serving(

@@ -237,14 +237,39 @@ def test_the_correct_functions_pass_the_same_draws(fn, convention, prop):
 
 def test_a_serving_spec_round_trips_and_describes_itself():
     s = Serving(order="shuffled", guards=True, index="strided",
-                k_layout=strategies.named("bshd", 3), v_cache_layout=strategies.named("d_major"))
+                k_layout=strategies.named("bshd", 3), v_cache_layout=strategies.named("d_major"),
+                planned=True)
     case = AttentionCase(serving=s)
     assert from_json(to_json(case)) == case
     text = case.describe()
     for part in ("shuffled order", "guard rows", "packed k=bshd", "v cache=d_major",
-                 "index tensors strided"):
+                 "index tensors strided", "a plan of the metadata"):
         assert part in text, text
     assert "served with" not in AttentionCase().describe()
+
+
+@pytest.mark.parametrize("planned", [False, True])
+def test_served_calls_go_through_a_plan_where_the_case_says(monkeypatch, planned):
+    """attnfuzz's serving functions take a plan of their metadata (checked once,
+    read by later calls as the call's own): drawn, the serving property's calls
+    go through one, so the planned path's reads are checked too."""
+    from attnfuzz import kernels
+    from attnfuzz.properties.checks.serving import serving_relations
+
+    made = []
+    for name in ("plan_varlen", "plan_paged"):
+        real = getattr(kernels, name)
+        monkeypatch.setattr(kernels, name, lambda *a, _real=real, _n=name, **kw:
+                            made.append(_n) or _real(*a, **kw))
+    case = AttentionCase(batch=2, sq=3, sk=5, d=8, dv=8,
+                         serving=Serving(index="column_major", planned=planned))
+    verdicts = serving_relations(implementations.get("flash"), case)
+    assert verdicts and all(v.ok for v in verdicts), [v.describe() for v in verdicts if not v.ok]
+    assert set(made) == ({"plan_varlen", "plan_paged"} if planned else set()), made
+    drawn = [find(strategies.with_serving(strategies.attention_cases(batch=1, sq=1, sk=1)),
+                  lambda c, i=i: c.serving.planned == bool(i % 2)).serving.planned
+             for i in range(2)]
+    assert drawn == [False, True]
 
 
 # --- out= beside each input ------------------------------------------------------------------

@@ -133,6 +133,11 @@ def _common(case: AttentionCase) -> dict:
                 input_precision=case.input_precision)
 
 
+def _served(case: AttentionCase) -> dict:
+    # A serving call's: a function without plans (every user's) ignores ``planned``.
+    return {**_common(case), "planned": case.serving.planned}
+
+
 def _ordered(items: list, case: AttentionCase) -> list:
     """``items`` (shortest first) in the order the case's serving spec draws."""
     order = case.serving.order
@@ -177,7 +182,7 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
                        dtype=torch.int32, device=q.device) for i in (1, 2)]
     # Between a view's entries: its total, a prefix sum read there is the end.
     cu = [index_view(c, serving.index, int(c[-1])) for c in cu]
-    kw = _common(case)
+    kw = _served(case)
     for side, i in (("q", 1), ("k", 2)):
         longest = max_seqlen(serving.max_seqlen, max(p[i] for p in pieces))
         if longest is not None:
@@ -263,7 +268,7 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     for n in dict.fromkeys((case.sq, min(case.sq, 3))):
         if not _within(impl, case, [(n, sk) for _, sk in seqs]):
             continue  # a decode step where the support has no Sq != Sk, say
-        out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
+        out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_served(case))
         # attnfuzz's paged kernel splits a long cache's keys for few new tokens,
         # into ranges set by the longest sequence: bits no prefill alone has;
         # otherwise the longest sequence tunes the launch.
@@ -306,7 +311,7 @@ def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elemen
     alone = _Alone(long_case, Built(inputs, exact, {}), bits=False)
     q, k, v = (inputs[r][elements] for r in "qkv")
     kc, vc, table, seqlens = _paged_cache(case, k, v, longer, page, case.values.seed + 1)
-    out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_common(case))
+    out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_served(case))
     verdicts = []
     for i, (b, sk) in enumerate(zip(elements, longer, strict=True)):
         what = (f"paged decode over a long cache, sequence {i + 1} of {len(longer)} "
@@ -355,7 +360,7 @@ def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
     chosen = "exact" if serving.max_seqlen == "computed" else serving.max_seqlen
     out, lse = impl.paged_varlen(packed, kc, vc, table, cu_q, seqlens,
                                  max_seqlen_q=max_seqlen(chosen, max(counts)),
-                                 max_seqlen_k=max_seqlen(chosen, max(lens)), **_common(case))
+                                 max_seqlen_k=max_seqlen(chosen, max(lens)), **_served(case))
     verdicts = []
     for i, (b, n, sk) in enumerate(seqs):
         start = starts[i]

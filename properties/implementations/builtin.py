@@ -61,16 +61,20 @@ def _decode(q, k, v, out, *, return_lse=True, num_splits=DECODE_SPLITS, **kw):
     return _results(got, "lse")
 
 
-def _varlen(q, k, v, cu_q, cu_k, **kw):
-    from ...kernels import flash_attention_varlen
+def _varlen(q, k, v, cu_q, cu_k, planned=False, **kw):
+    from ...kernels import flash_attention_varlen, plan_varlen
 
-    return flash_attention_varlen(q, k, v, cu_q, cu_k, return_lse=True, **kw)
+    plan = plan_varlen(cu_q, cu_k) if planned else None
+    return flash_attention_varlen(q, k, v, cu_q, cu_k, return_lse=True, plan=plan, **kw)
 
 
-def _paged(q, k_cache, v_cache, table, seqlens, **kw):
-    from ...kernels import flash_attention_paged
+def _paged(q, k_cache, v_cache, table, seqlens, planned=False, **kw):
+    from ...kernels import flash_attention_paged, plan_paged
 
-    return flash_attention_paged(q, k_cache, v_cache, table, seqlens, return_lse=True, **kw)
+    plan = plan_paged(table, seqlens, sq=q.shape[2], page_size=k_cache.shape[1],
+                      num_pages=k_cache.shape[0]) if planned else None
+    return flash_attention_paged(q, k_cache, v_cache, table, seqlens, return_lse=True,
+                                 plan=plan, **kw)
 
 
 def _reset_flash() -> None:

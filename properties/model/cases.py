@@ -74,6 +74,10 @@ class Serving:
     sit in memory: ``contiguous``, ``offset`` (part-way into a larger
     buffer), ``strided`` (every other element) or ``column_major`` (the
     table's rows strided, its columns adjacent; the 1-D ones strided).
+    ``planned``: each call goes through a plan of its metadata made first,
+    where the function takes one (attnfuzz's ``plan_varlen`` and
+    ``plan_paged``; a user's function is called as ever): the planned path
+    reads the lengths the plan holds, not the call's.
     """
 
     order: str = "sorted"
@@ -86,6 +90,7 @@ class Serving:
     index: str = "contiguous"
     max_seqlen: str = "computed"
     unused_entries: str = "spare_page"
+    planned: bool = False
 
     def describe(self) -> str:
         """The choices that differ from the simple layout, or ""."""
@@ -99,6 +104,7 @@ class Serving:
         parts += [f"index tensors {self.index}"] if self.index != "contiguous" else []
         parts += ([f"unused table entries {self.unused_entries.replace('_', ' ')}"]
                   if self.unused_entries != "spare_page" else [])
+        parts += ["a plan of the metadata"] if self.planned else []
         return ", ".join(parts)
 
     @classmethod

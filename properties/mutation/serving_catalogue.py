@@ -71,6 +71,28 @@ SERVING_MUTANTS: tuple[Mutant, ...] = (
            ("    if given < actual:\n", "    if given < actual - 1:\n"),
            "a max_seqlen one below the longest sequence is taken (grids sized by it miss "
            "that sequence's last rows)", BAD_METADATA),
+    # The planned paths: the plan's copy of the metadata read as the call's.
+    mutant("paged.plan_table_as_given", "serving.py",
+           ("table, lens = plan.table, list(plan.lengths)",
+            "table, lens = plan.block_table, list(plan.lengths)"),
+           "a planned call reads the table as given, not the plan's unit-stride copy (a "
+           "strided or column-major table is read at the wrong entries)",
+           (*SERVING, *BAD_METADATA)),
+    mutant("paged.plan_lengths_of_the_first_sequence", "serving.py",
+           ("table, lens = plan.table, list(plan.lengths)",
+            "table, lens = plan.table, [plan.lengths[0]] * len(plan.lengths)"),
+           "a planned call takes every sequence's length to be the first one's",
+           (*SERVING, *BAD_METADATA)),
+    mutant("varlen.plan_sums_swapped", "serving.py",
+           ("    return list(plan.cu_q), list(plan.cu_k)\n",
+            "    return list(plan.cu_k), list(plan.cu_q)\n"),
+           "a planned call takes the keys' prefix sums for the queries' and the other way "
+           "round (right wherever they are equal: self-attention)", (*SERVING, *BAD_METADATA)),
+    mutant("varlen.plan_total_q_unchecked", "serving.py",
+           ('_same({"total_q": (plan.cu_q[-1], q.shape[0]), "total_k": (plan.cu_k[-1], total_k)})',
+            '_same({"total_k": (plan.cu_k[-1], total_k)})'),
+           "a planned call takes packed queries of another total than the plan's prefix sums "
+           "end at", BAD_METADATA),
     _s("paged.lengths_of_the_first_sequence",
        ("    Sk = tl.load(seqlens_ptr + batch)\n", "    Sk = tl.load(seqlens_ptr)\n"),
        "every sequence takes the first one's cache length"),
