@@ -20,11 +20,12 @@ def servings(
     order of its sequences by length, guard sequences, a layout for each packed
     tensor and each cache, drawn apart (so k and v differ in strides as often
     as not), the index tensors as views, the max_seqlen passed, and what the
-    block table holds past each sequence's pages (of ``unused_entries``), and
-    whether calls go through a plan.  Of ``layout_names`` (a broadcast is no
-    layout for a packed tensor or a cache); everything shrinks to the simple
-    layout (contiguous, shortest first, no guard, max_seqlen computed, a
-    spare page, no plan)."""
+    block table holds past each sequence's pages (of ``unused_entries``),
+    whether calls go through a plan, the layout of an ``out=`` they are given
+    (or none) and whether they ask for the LSE.  Of ``layout_names`` (a
+    broadcast is no layout for a packed tensor or a cache, nor for an out);
+    everything shrinks to the simple layout (contiguous, shortest first, no
+    guard, max_seqlen computed, a spare page, no plan, no out, the LSE)."""
     names = tuple(n for n in _known(layout_names, "layout_names", NAMES)
                   if not n.startswith("expand")) or ("contiguous",)
     fills = _known(unused_entries, "unused_entries", UNUSED_ENTRIES)
@@ -34,7 +35,9 @@ def servings(
                      k_cache_layout=cache, v_cache_layout=cache,
                      index=st.sampled_from(INDEX_VIEWS),
                      max_seqlen=st.sampled_from(MAX_SEQLENS),
-                     unused_entries=st.sampled_from(fills), planned=st.booleans())
+                     unused_entries=st.sampled_from(fills), planned=st.booleans(),
+                     out=st.one_of(st.none(), st.sampled_from(names)),
+                     lse=st.sampled_from((True, False)))
 
 
 def with_serving(

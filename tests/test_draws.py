@@ -238,12 +238,13 @@ def test_the_correct_functions_pass_the_same_draws(fn, convention, prop):
 def test_a_serving_spec_round_trips_and_describes_itself():
     s = Serving(order="shuffled", guards=True, index="strided",
                 k_layout=strategies.named("bshd", 3), v_cache_layout=strategies.named("d_major"),
-                planned=True)
+                planned=True, out="slice_d", lse=False)
     case = AttentionCase(serving=s)
     assert from_json(to_json(case)) == case
     text = case.describe()
     for part in ("shuffled order", "guard rows", "packed k=bshd", "v cache=d_major",
-                 "index tensors strided", "a plan of the metadata"):
+                 "index tensors strided", "a plan of the metadata", "out=slice_d",
+                 "no lse asked"):
         assert part in text, text
     assert "served with" not in AttentionCase().describe()
 
@@ -270,6 +271,28 @@ def test_served_calls_go_through_a_plan_where_the_case_says(monkeypatch, planned
                   lambda c, i=i: c.serving.planned == bool(i % 2)).serving.planned
              for i in range(2)]
     assert drawn == [False, True]
+
+
+def test_served_calls_are_given_an_out_and_must_return_it():
+    """attnfuzz's serving functions take ``out=`` and ``return_lse``: given an
+    out (NaN in a drawn layout) each call must write and return it; asked for
+    no LSE, it must leave the out alone where an LSE would go."""
+    from attnfuzz.properties.checks.serving import serving_relations
+    from attnfuzz.properties.implementations.implementation import ContractViolation
+
+    flash = implementations.get("flash")
+    case = AttentionCase(batch=2, sq=3, sk=5, d=8, dv=8,
+                         serving=Serving(out="d_major", lse=False))
+    verdicts = serving_relations(flash, case)
+    assert verdicts and all(v.ok for v in verdicts), [v.describe() for v in verdicts if not v.ok]
+
+    def fresh(*args, out=None, **kw):  # computes right, into a tensor of its own
+        return builtin._varlen(*args, **kw)
+
+    with pytest.raises(ContractViolation, match="did not return the out tensor"):
+        serving_relations(dataclasses.replace(flash, varlen=fresh), case)
+    assert all(v.ok for v in serving_relations(dataclasses.replace(flash, varlen=fresh),
+                                               dataclasses.replace(case, serving=Serving())))
 
 
 # --- out= beside each input ------------------------------------------------------------------

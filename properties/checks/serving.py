@@ -27,6 +27,7 @@ and the prefix sums, table and lengths as views into larger buffers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -35,8 +36,9 @@ import torch
 from ...reference import Verdict, attention_bounds, attention_parts, compare
 from .. import backend
 from ..implementations import Implementation
+from ..implementations.implementation import ContractViolation
 from ..model.cases import AttentionCase, Built, build, max_seqlen
-from ..model.layouts import index_view, materialize
+from ..model.layouts import index_view, materialize, named
 from ..model.pages import page_size, paged_cache
 from .execution import bitwise, memory, watched
 
@@ -121,8 +123,9 @@ class _Alone:
             verdicts.append(compare(f"{what} lse", got_lse, parts["lse"], bounds["lse"]))
         if self.bits and same_tiles and _untuned(sq, sk):
             alone = self._prefill(b, sq, sk)
-            verdicts += [bitwise(f"{what} == prefill alone", got, alone[0]),
-                         bitwise(f"{what} lse == prefill alone", got_lse, alone[1])]
+            verdicts.append(bitwise(f"{what} == prefill alone", got, alone[0]))
+            if got_lse is not None:
+                verdicts.append(bitwise(f"{what} lse == prefill alone", got_lse, alone[1]))
         return verdicts
 
 
@@ -136,6 +139,27 @@ def _common(case: AttentionCase) -> dict:
 def _served(case: AttentionCase) -> dict:
     # A serving call's: a function without plans (every user's) ignores ``planned``.
     return {**_common(case), "planned": case.serving.planned}
+
+
+def _given(impl: Implementation, case: AttentionCase, shape: tuple[int, ...],
+           like: torch.Tensor) -> dict:
+    """The ``out=`` (NaN in the drawn layout) and ``return_lse`` a serving call of
+    ``impl`` is given, where it takes them (``Implementation.serving_out``)."""
+    if not impl.serving_out:
+        return {}
+    kw: dict = {"return_lse": case.serving.lse}
+    if case.serving.out is not None:
+        full = torch.full(shape, math.nan, dtype=like.dtype, device=like.device)
+        kw["out"] = materialize(full, named(case.serving.out, len(shape))).tensor
+    return kw
+
+
+def _returned(impl: Implementation, what: str, out: torch.Tensor, given: dict) -> None:
+    """A call given an ``out=`` returns it."""
+    if "out" in given and (not isinstance(out, torch.Tensor)
+                           or out.data_ptr() != given["out"].data_ptr()):
+        raise ContractViolation(f"{impl.name}: the {what} call did not return the out tensor "
+                                "it was given", impl.name, "out", "identity")
 
 
 def _ordered(items: list, case: AttentionCase) -> list:
@@ -187,9 +211,12 @@ def _varlen(impl: Implementation, case: AttentionCase, built: Built,
         longest = max_seqlen(serving.max_seqlen, max(p[i] for p in pieces))
         if longest is not None:
             kw[f"max_seqlen_{side}"] = longest
-    out, lse = impl.varlen(pack(q, "q", serving.q_layout), pack(k, "k", serving.k_layout),
-                           pack(v, "v", serving.v_layout), *cu, alignment=case.alignment, **kw)
     total = sum(p[1] for p in pieces)
+    given = _given(impl, case, (total, case.hq, case.dv), q)
+    out, lse = impl.varlen(pack(q, "q", serving.q_layout), pack(k, "k", serving.k_layout),
+                           pack(v, "v", serving.v_layout), *cu, alignment=case.alignment, **kw,
+                           **given)
+    _returned(impl, "varlen", out, given)
     if not isinstance(out, torch.Tensor) or out.dim() != 3 or out.shape[0] != total:
         shape = tuple(out.shape) if isinstance(out, torch.Tensor) else type(out).__name__
         raise AssertionError(f"{impl.name}: the varlen call returned out of shape {shape}, "
@@ -268,7 +295,9 @@ def _paged(impl: Implementation, case: AttentionCase, built: Built,
     for n in dict.fromkeys((case.sq, min(case.sq, 3))):
         if not _within(impl, case, [(n, sk) for _, sk in seqs]):
             continue  # a decode step where the support has no Sq != Sk, say
-        out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_served(case))
+        given = _given(impl, case, (len(seqs), case.hq, n, case.dv), q)
+        out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_served(case), **given)
+        _returned(impl, "paged", out, given)
         # attnfuzz's paged kernel splits a long cache's keys for few new tokens,
         # into ranges set by the longest sequence: bits no prefill alone has;
         # otherwise the longest sequence tunes the launch.
@@ -311,7 +340,9 @@ def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elemen
     alone = _Alone(long_case, Built(inputs, exact, {}), bits=False)
     q, k, v = (inputs[r][elements] for r in "qkv")
     kc, vc, table, seqlens = _paged_cache(case, k, v, longer, page, case.values.seed + 1)
-    out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_served(case))
+    given = _given(impl, case, (len(elements), case.hq, n, case.dv), q)
+    out, lse = impl.paged(q[:, :, :n], kc, vc, table, seqlens, **_served(case), **given)
+    _returned(impl, "paged", out, given)
     verdicts = []
     for i, (b, sk) in enumerate(zip(elements, longer, strict=True)):
         what = (f"paged decode over a long cache, sequence {i + 1} of {len(longer)} "
@@ -358,9 +389,12 @@ def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
     # Its convention takes the lengths as given (none computed): the exact ones
     # where the case draws none.
     chosen = "exact" if serving.max_seqlen == "computed" else serving.max_seqlen
+    given = _given(impl, case, (starts[-1], case.hq, case.dv), q)
     out, lse = impl.paged_varlen(packed, kc, vc, table, cu_q, seqlens,
                                  max_seqlen_q=max_seqlen(chosen, max(counts)),
-                                 max_seqlen_k=max_seqlen(chosen, max(lens)), **_served(case))
+                                 max_seqlen_k=max_seqlen(chosen, max(lens)), **_served(case),
+                                 **given)
+    _returned(impl, "paged_varlen", out, given)
     verdicts = []
     for i, (b, n, sk) in enumerate(seqs):
         start = starts[i]

@@ -61,20 +61,25 @@ def _decode(q, k, v, out, *, return_lse=True, num_splits=DECODE_SPLITS, **kw):
     return _results(got, "lse")
 
 
-def _varlen(q, k, v, cu_q, cu_k, planned=False, **kw):
+def _served(got, return_lse: bool) -> tuple:
+    return got if return_lse else (got, None)
+
+
+def _varlen(q, k, v, cu_q, cu_k, planned=False, return_lse=True, **kw):
     from ...kernels import flash_attention_varlen, plan_varlen
 
     plan = plan_varlen(cu_q, cu_k) if planned else None
-    return flash_attention_varlen(q, k, v, cu_q, cu_k, return_lse=True, plan=plan, **kw)
+    return _served(flash_attention_varlen(q, k, v, cu_q, cu_k, return_lse=return_lse,
+                                          plan=plan, **kw), return_lse)
 
 
-def _paged(q, k_cache, v_cache, table, seqlens, planned=False, **kw):
+def _paged(q, k_cache, v_cache, table, seqlens, planned=False, return_lse=True, **kw):
     from ...kernels import flash_attention_paged, plan_paged
 
     plan = plan_paged(table, seqlens, sq=q.shape[2], page_size=k_cache.shape[1],
                       num_pages=k_cache.shape[0]) if planned else None
-    return flash_attention_paged(q, k_cache, v_cache, table, seqlens, return_lse=True,
-                                 plan=plan, **kw)
+    return _served(flash_attention_paged(q, k_cache, v_cache, table, seqlens,
+                                         return_lse=return_lse, plan=plan, **kw), return_lse)
 
 
 def _reset_flash() -> None:
@@ -140,7 +145,8 @@ IMPLEMENTATIONS = (
                    options=(OUT, ("return_probs", (True, False)))),
     Implementation("flash", "attention", _flash, description="fused FlashAttention forward",
                    campaign=True, bitwise_layouts=True, support=FUSED, options=(OUT, LSE),
-                   reset=_reset_flash, varlen=_varlen, paged=_paged, serving_bits=True),
+                   reset=_reset_flash, varlen=_varlen, paged=_paged, serving_bits=True,
+                   serving_out=True),
     Implementation("decode", "attention", _decode, description="split-K decode, 4 key ranges",
                    decode=True, campaign=True, bitwise_layouts=True, support=FUSED,
                    options=(OUT, LSE, SPLITS), reset=_reset_flash),

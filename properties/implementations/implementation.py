@@ -60,6 +60,10 @@ class Implementation:
     paged: Callable[..., tuple] | None = None
     paged_varlen: Callable[..., tuple] | None = None
     serving_bits: bool = False
+    # Its serving calls take ``out=`` (any strides, written and returned) and
+    # ``return_lse`` as ``flash_attention_varlen``'s do: the ``serving``
+    # property then passes both as its case draws them.
+    serving_out: bool = False
     # Optional arguments drawn both ways: (name, choices), the default first
     # (the one shrinking goes to).  "out" chooses whether the harness passes
     # its own output tensor; the others are passed to ``run`` by name.

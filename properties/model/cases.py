@@ -77,7 +77,11 @@ class Serving:
     ``planned``: each call goes through a plan of its metadata made first,
     where the function takes one (attnfuzz's ``plan_varlen`` and
     ``plan_paged``; a user's function is called as ever): the planned path
-    reads the lengths the plan holds, not the call's.
+    reads the lengths the plan holds, not the call's.  ``out``: the name of
+    a layout of an ``out=`` the call is given (NaN wherever not written), or
+    None; ``lse``: whether the call asks for the LSE (``return_lse``).  Both
+    only where the implementation's serving calls take them
+    (``Implementation.serving_out``).
     """
 
     order: str = "sorted"
@@ -91,6 +95,8 @@ class Serving:
     max_seqlen: str = "computed"
     unused_entries: str = "spare_page"
     planned: bool = False
+    out: str | None = None
+    lse: bool = True
 
     def describe(self) -> str:
         """The choices that differ from the simple layout, or ""."""
@@ -105,6 +111,8 @@ class Serving:
         parts += ([f"unused table entries {self.unused_entries.replace('_', ' ')}"]
                   if self.unused_entries != "spare_page" else [])
         parts += ["a plan of the metadata"] if self.planned else []
+        parts += [f"out={self.out}"] if self.out is not None else []
+        parts += ["no lse asked"] if not self.lse else []
         return ", ".join(parts)
 
     @classmethod

@@ -93,6 +93,16 @@ SERVING_MUTANTS: tuple[Mutant, ...] = (
             '_same({"total_k": (plan.cu_k[-1], total_k)})'),
            "a planned call takes packed queries of another total than the plan's prefix sums "
            "end at", BAD_METADATA),
+    # What a caller may pass besides the metadata: an out= and no LSE.
+    _s("paged.given_out_ignored",
+       ("out = prepare_out(out, (b, hq, sq, dv), q,",
+        "out = prepare_out(None, (b, hq, sq, dv), q,"),
+       "a paged call given an out= writes and returns a new tensor instead"),
+    _s("varlen.lse_stored_when_not_asked",
+       ("TOP_LEFT=top_left, NEG_SCALE=scale < 0,\n             STORE_LSE=lse is not None",
+        "TOP_LEFT=top_left, NEG_SCALE=scale < 0,\n             STORE_LSE=True"),
+       "a varlen call asked for no LSE stores it anyway, through the out it passes in its "
+       "place"),
     _s("paged.lengths_of_the_first_sequence",
        ("    Sk = tl.load(seqlens_ptr + batch)\n", "    Sk = tl.load(seqlens_ptr)\n"),
        "every sequence takes the first one's cache length"),
