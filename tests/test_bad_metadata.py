@@ -13,7 +13,7 @@ from attnfuzz.properties import checks, implementations
 from attnfuzz.properties.checks.metadata import BREAKS, bad_metadata_refused
 from attnfuzz.properties.model.cases import AttentionCase
 
-from .user_attention import paged_like, varlen_like
+from .user_attention import paged_like, paged_varlen_like, varlen_like
 
 HERE = "tests.test_bad_metadata"
 
@@ -56,21 +56,41 @@ def indexing_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw):
     return checked_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, **kw)
 
 
-def checked_paged(q, k_cache, v_cache, block_table, cache_seqlens, *, skip=(), **kw):
-    """Refuses a table and lengths that do not describe its cache and queries."""
+def _check_pages(block_table, cache_seqlens, k_cache, queries, skip=()):
     pages, page = k_cache.shape[:2]
     if block_table.dtype != torch.int32 or cache_seqlens.dtype != torch.int32:
         raise TypeError("block_table and cache_seqlens must be int32")
-    if cache_seqlens.shape != (q.shape[0],):
+    if cache_seqlens.shape != (len(queries),):
         raise ValueError("cache_seqlens must have one entry a sequence")
-    for b, n in enumerate(cache_seqlens.tolist()):
-        if not q.shape[2] <= n <= block_table.shape[1] * page:
+    for b, (n, sq) in enumerate(zip(cache_seqlens.tolist(), queries, strict=True)):
+        if not sq <= n <= block_table.shape[1] * page:
             raise ValueError(f"cache_seqlens[{b}] is {n}, outside Sq..pages x page_size")
         used = block_table[b, : -(-n // page)]
         low = 0 if "negative" not in skip else -pages
         if bool(((used < low) | (used >= pages)).any()):
             raise ValueError(f"block_table[{b}] names a page outside the cache")
+
+
+def checked_paged(q, k_cache, v_cache, block_table, cache_seqlens, *, skip=(), **kw):
+    """Refuses a table and lengths that do not describe its cache and queries."""
+    _check_pages(block_table, cache_seqlens, k_cache, [q.shape[2]] * q.shape[0], skip)
     return paged_like(q, k_cache, v_cache, block_table, cache_seqlens, **kw)
+
+
+def checked_paged_varlen(q, k_cache, v_cache, block_table, cu_seqlens_q, seq_lens, *,
+                         max_seqlen_q, max_seqlen_k, **kw):
+    """Refuses prefix sums, a table, lengths and maximums that do not describe its
+    packed queries and cache."""
+    _check_prefix_sums("cu_seqlens_q", cu_seqlens_q, q.shape[0], max_seqlen_q)
+    values = cu_seqlens_q.tolist()
+    if seq_lens.shape[0] != len(values) - 1:
+        raise ValueError("seq_lens must have one entry a sequence")
+    counts = [b - a for a, b in zip(values, values[1:], strict=False)]
+    _check_pages(block_table, seq_lens, k_cache, counts)
+    if max_seqlen_k < max(seq_lens.tolist(), default=0):
+        raise ValueError("max_seqlen_k is below the longest sequence")
+    return paged_varlen_like(q, k_cache, v_cache, block_table, cu_seqlens_q, seq_lens,
+                             max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k, **kw)
 
 
 def negative_unchecked_paged(*args, **kw):
@@ -93,7 +113,8 @@ def test_metadata_is_drawn_only_where_the_support_says_it_is_checked():
 
 
 @pytest.mark.parametrize(("function", "convention"), [("checked_varlen", "varlen"),
-                                                      ("checked_paged", "paged")])
+                                                      ("checked_paged", "paged"),
+                                                      ("checked_paged_varlen", "paged_varlen")])
 def test_a_function_that_checks_its_metadata_refuses_every_break(function, convention):
     impl = _impl(function, convention)
     seen = set()

@@ -92,12 +92,13 @@ def _starting_at_one(cu: torch.Tensor) -> torch.Tensor | None:
 
 
 def _decreasing(cu: torch.Tensor) -> torch.Tensor | None:
-    # An interior entry one past its successor: from 0, ending where it did.
+    # An interior entry one past its successor: from 0, ending where it did;
+    # with one interior entry only (two sequences), it goes below 0 instead.
     values = _ints(cu)
     for i in range(1, len(values) - 1):
         if values[i + 1] < values[-1]:
             return _tensor([*values[:i], values[i + 1] + 1, *values[i + 1:]], cu)
-    return None
+    return _tensor([values[0], -1, *values[2:]], cu) if len(values) > 2 else None
 
 
 def _an_entry_short(t: torch.Tensor) -> torch.Tensor | None:
