@@ -100,6 +100,8 @@ BUDGETS: dict[tuple[str, str], Budget] = {
         "lengths and pages further", share=4),
     ("bad_metadata", "flash"): Budget(
         "every call refused before a launch: the drawing and packing alone"),
+    ("bad_serving_out", "flash"): Budget(
+        "every call refused before a launch: the drawing and packing alone"),
     # Compiled only, on an sm_90 GPU: no interpreter budget applies.
     ("oracle", "hopper"): Budget("one call a case; the Qwen3 shapes always among them"),
     ("metamorphic", "hopper"): Budget(

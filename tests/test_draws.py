@@ -273,6 +273,23 @@ def test_served_calls_go_through_a_plan_where_the_case_says(monkeypatch, planned
     assert drawn == [False, True]
 
 
+def test_a_served_out_over_an_input_or_sharing_its_last_element_is_refused():
+    """Each serving entry's first call, given an out from the first or the last
+    element of q, k or v: attnfuzz's kernels refuse every one (the catalogue's
+    ``varlen.out_may_overlap_v`` and ``paged.out_may_overlap_the_k_cache``,
+    whose checks leave an input out, are found by the same property)."""
+    from attnfuzz.properties.checks.serving_out import shared_out_refused
+
+    verdicts = shared_out_refused(implementations.get("flash"),
+                                  AttentionCase(batch=2, sq=3, sk=5, d=8, dv=8))
+    assert len(verdicts) == 12 and all(v.ok for v in verdicts), [v.check for v in verdicts]
+    for entry in ("varlen", "paged"):
+        for role in "qkv":
+            for where in ("first", "last"):
+                assert (f"{entry} with an out from {role}'s {where} element: refused "
+                        "(ValueError)") in {v.check for v in verdicts}
+
+
 def test_served_calls_are_given_an_out_and_must_return_it():
     """attnfuzz's serving functions take ``out=`` and ``return_lse``: given an
     out (NaN in a drawn layout) each call must write and return it; asked for

@@ -201,6 +201,14 @@ def test_serving_metadata_that_does_not_describe_its_tensors_is_refused(data):
     check("bad_metadata", "flash", case)
 
 
+@examples_of("bad_serving_out", "flash")
+@given(data=st.data())
+def test_a_served_out_that_shares_memory_with_an_input_is_refused(data):
+    case = data.draw(checks.get("bad_serving_out").cases(implementations.get("flash"),
+                                                         "float32"), label="case")
+    check("bad_serving_out", "flash", case)
+
+
 def _hopper_cases(prop: str):
     return _attention(prop, "hopper", head_dim=128, value_dim=128)
 

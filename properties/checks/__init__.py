@@ -46,6 +46,7 @@ from .refusal import (
     shape_breaks,
 )
 from .serving import serving_relations
+from .serving_out import shared_out_refused
 from .softmax import softmax_gradients, softmax_invariants, softmax_shift_invariance
 from .trial import Trial
 
@@ -363,6 +364,14 @@ PROPERTIES: dict[str, Property] = {
             "describe their tensors are refused (where the support says metadata=checked)",
             max_len=70, judges_refusals=True,
             only=lambda impl: bool(impl.serving_calls()) and impl.support.metadata == "checked",
+            extend=_serving_cases,
+        ),
+        Property(
+            "bad_serving_out", ("attention",), _alone(shared_out_refused),
+            "a serving call's out= over an input, or sharing its last element, is refused, "
+            "or every sequence is right",
+            max_len=70, judges_refusals=True,
+            only=lambda impl: bool(impl.serving_calls()) and impl.serving_out,
             extend=_serving_cases,
         ),
         Property(

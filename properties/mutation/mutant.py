@@ -38,6 +38,8 @@ SERVING = (("serving", "flash", "float32"), ("serving", "flash", "float16"))
 # Their validation: metadata that does not describe the tensors is refused (a
 # refusal costs the drawing alone, so it runs first).
 BAD_METADATA = (("bad_metadata", "flash", "float32"),)
+# And an out= sharing an input's last element is refused (or answered right).
+BAD_SERVING_OUT = (("bad_serving_out", "flash", "float32"),)
 # Launch caches, plans and tuning keep state between calls: sequences of calls
 # see what one call cannot (tried last: only survivors pay for them).  In
 # float16 too: its dtype neighbour is bfloat16, of the same element size.
@@ -89,7 +91,7 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "_tiles.py": (*FLASH[:2], *DECODE[:2], *FLASH_BACKWARD, *SERVING, *STATEFUL),
     "_tuning.py": (*FLASH, *DECODE[:2], *SERVING, *STATEFUL),
     "flash_backward.py": FLASH_BACKWARD,
-    "serving.py": (*BAD_METADATA, *SERVING),
+    "serving.py": (*BAD_METADATA, *SERVING, *BAD_SERVING_OUT),
     "_checks.py": (*ALL_ATTENTION, *BAD_OUT, *MIXED, *_GRAD_NAIVE, *_GRAD_FLASH, SERVING[0],
                    ("oracle", "matmul", "float32"), ("bad_shapes", "naive", "float32"),
                    ("bad_shapes", "matmul", "float32")),

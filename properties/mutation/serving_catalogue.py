@@ -4,7 +4,7 @@ in ``kernels/_row_tile.py`` and the split paged path in
 
 from __future__ import annotations
 
-from .mutant import BAD_METADATA, SERVING, Mutant, mutant
+from .mutant import BAD_METADATA, BAD_SERVING_OUT, SERVING, Mutant, mutant
 
 
 def _s(name, edits, mimics, file="serving.py", equivalent=None):
@@ -103,6 +103,15 @@ SERVING_MUTANTS: tuple[Mutant, ...] = (
         "TOP_LEFT=top_left, NEG_SCALE=scale < 0,\n             STORE_LSE=True"),
        "a varlen call asked for no LSE stores it anyway, through the out it passes in its "
        "place"),
+    mutant("varlen.out_may_overlap_v", "serving.py",
+           ('inputs=(("q", q), ("k", k), ("v", v)))', 'inputs=(("q", q), ("k", k)))'),
+           "a varlen call's out= is checked for overlap with q and k, not v",
+           (*BAD_SERVING_OUT, *SERVING)),
+    mutant("paged.out_may_overlap_the_k_cache", "serving.py",
+           ('inputs=(("q", q), ("k_cache", k_cache), ("v_cache", v_cache)))',
+            'inputs=(("q", q), ("v_cache", v_cache)))'),
+           "a paged call's out= is checked for overlap with q and the V cache, not the K "
+           "cache", (*BAD_SERVING_OUT, *SERVING)),
     _s("paged.lengths_of_the_first_sequence",
        ("    Sk = tl.load(seqlens_ptr + batch)\n", "    Sk = tl.load(seqlens_ptr)\n"),
        "every sequence takes the first one's cache length"),

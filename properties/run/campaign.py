@@ -64,7 +64,8 @@ MIN_CASE_LIMIT = 30.0
 MAX_CASE_LIMIT = 300.0
 # Property order for starting rounds: what every implementation needs first.
 PRIORITY = ("oracle", "agree", "gradients", "serving", "softmax_invariants", "bad_out",
-            "mixed_dtypes", "bad_shapes", "bad_options", "bad_metadata", "refuses",
+            "mixed_dtypes", "bad_shapes", "bad_options", "bad_metadata", "bad_serving_out",
+            "refuses",
             "metamorphic",
             "shift_invariance",
             "gradient_relations", "gradients_agree", "stateful")
