@@ -318,11 +318,11 @@ def _shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
     return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
 
 
-def _naive_refusing_kv_neighbours(q, k, v, out, **kw):
+def _flash_refusing_kv_neighbours(q, k, v, out, **kw):
     # An overlap check that compares allocations, not spans, for k and v only.
     if out is not None and any(_shares_storage(out, t) for t in (k, v)):
         raise ValueError("out shares memory with k or v")
-    return builtin._naive(q, k, v, out, **kw)
+    return builtin._flash(q, k, v, out, **kw)
 
 
 def _naive_storing_contiguously(q, k, v, out, **kw):
@@ -339,7 +339,7 @@ def _with_out(name: str, fn) -> Implementation:
 
 
 def test_an_out_refused_beside_the_last_input_is_found():
-    impl = _with_out("refuses out beside k or v", _naive_refusing_kv_neighbours)
+    impl = _with_out("refuses out beside k or v", _flash_refusing_kv_neighbours)
     case = _found("oracle", impl, examples=200)
     assert dict(case.options)["out"] == "before an input"
     # A refusal of a disjoint out is no answer: the property raises, which the
