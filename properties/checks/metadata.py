@@ -32,20 +32,12 @@ import torch
 from ...reference import Verdict
 from .. import backend
 from ..implementations import Implementation
-from ..implementations.implementation import ContractViolation
 from ..model.cases import AttentionCase, Built, build
 from .execution import context_killer
-from .refusal import refused
-from .serving import new_tokens_fit, serving_relations
+from .refusal import Raised, refused
+from .serving import ARGUMENTS, first_call_changed, new_tokens_fit, serving_relations
 
-# The positional arguments of each serving call, in the harness's conventions
-# (``Implementation.varlen`` and the others); ``max_seqlen_*`` come by name.
-# ``cache_seqlens`` is the paged_varlen convention's ``seq_lens``.
-ARGUMENTS = {
-    "varlen": ("q", "k", "v", "cu_seqlens_q", "cu_seqlens_k"),
-    "paged": ("q", "k_cache", "v_cache", "block_table", "cache_seqlens"),
-    "paged_varlen": ("q", "k_cache", "v_cache", "block_table", "cu_seqlens_q", "cache_seqlens"),
-}
+# Arguments of the calls that take them by name.
 BY_NAME = ("max_seqlen_q", "max_seqlen_k")
 
 
@@ -102,7 +94,8 @@ def _decreasing(cu: torch.Tensor) -> torch.Tensor | None:
 
 
 def _an_entry_short(t: torch.Tensor) -> torch.Tensor | None:
-    # The last sequence's entry dropped (its end, for prefix sums): B - 1 sequences.
+    # The last entry but one dropped: B - 1 sequences (prefix sums: the last two
+    # merged; lengths: the last but one gone).
     values = _ints(t)
     return None if len(values) < 2 else _tensor([*values[:-2], values[-1]], t)
 
@@ -196,40 +189,21 @@ class _Answered(Exception):
     """A call with broken metadata returned where it had to refuse."""
 
 
-class _Raised(Exception):
-    def __init__(self, error: Exception) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
 def _breaking(impl: Implementation, name: str, done: list) -> Implementation:
     """``impl`` whose first serving call that ``BREAKS[name]`` reaches is made with
     it; ``done`` records that one was."""
     brk = BREAKS[name]
 
-    def wrap(entry: str, fn: Callable[..., tuple]) -> Callable[..., tuple]:
-        names = ARGUMENTS[entry]
+    def change(entry: str, given: dict) -> dict | None:
+        value = brk.change(given)
+        return None if value is None else {**given, brk.argument: value}
 
-        def call(*args, **kwargs):
-            given = {**dict(zip(names, args, strict=False)), **kwargs}
-            value = None if done or entry not in brk.calls() else brk.change(given)
-            if value is None:
-                return fn(*args, **kwargs)
-            done.append(entry)
-            given[brk.argument] = value
-            positional = [given.pop(n) for n in names]
-            try:
-                result = fn(*positional, **given)
-            except ContractViolation:
-                raise  # it answered, and its convention judged the answer
-            except Exception as exc:
-                raise _Raised(exc) from exc
-            if not brk.answerable:
-                raise _Answered
-            return result
-        return call
+    def then(result: tuple) -> tuple:
+        if not brk.answerable:
+            raise _Answered
+        return result
 
-    return replace(impl, **{e: wrap(e, fn) for e, fn in impl.serving_calls().items()})
+    return first_call_changed(impl, brk.calls(), change, done, then)
 
 
 def _judged(impl: Implementation, case: AttentionCase, built: Built, name: str
@@ -241,7 +215,7 @@ def _judged(impl: Implementation, case: AttentionCase, built: Built, name: str
     try:
         verdicts = serving_relations(_breaking(impl, name, done), case, built,
                                      entries=BREAKS[name].calls())
-    except _Raised as raised:
+    except Raised as raised:
         error = getattr(raised.error, "error", raised.error)
         if isinstance(error, (ValueError, TypeError)):
             return refused(f"{done[0]} with {name}", raised.error)

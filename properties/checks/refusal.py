@@ -39,7 +39,10 @@ from .execution import (
 from .oracle import EXPECTED, against_oracle
 
 
-class _Raised(Exception):
+class Raised(Exception):
+    """What the implementation under test raised, on its way out of a call the
+    harness wraps (to tell it from what the harness itself raises)."""
+
     def __init__(self, error: Exception) -> None:
         super().__init__(str(error))
         self.error = error
@@ -58,11 +61,11 @@ def refused_or_right(
         except ContractViolation:
             raise  # its convention judged a result it returned: an answer, not a refusal
         except Exception as exc:
-            raise _Raised(exc) from exc
+            raise Raised(exc) from exc
 
     try:
         verdicts = against_oracle(dataclasses.replace(impl, run=run), case, built)
-    except _Raised as raised:
+    except Raised as raised:
         if context_killer(raised.error):
             raise raised.error from None  # a fault, not a refusal: the harness reports it
         # A harness wrapper may hold the implementation's own error.
@@ -383,12 +386,12 @@ def bad_option_refused(impl: Implementation, case: Case, built: Built | None = N
         except ContractViolation:
             raise
         except Exception as exc:
-            raise _Raised(exc) from exc
+            raise Raised(exc) from exc
 
     try:
         verdicts = against_oracle(dataclasses.replace(impl, run=run),
                                   dataclasses.replace(case, options=tuple(options.items())), built)
-    except _Raised as raised:
+    except Raised as raised:
         error = getattr(raised.error, "error", raised.error)
         if isinstance(error, (ValueError, TypeError)) and re.search(
                 rf"\b{re.escape(name)}\b", str(error)):

@@ -28,7 +28,7 @@ and the prefix sums, table and lengths as views into larger buffers.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import torch
@@ -41,6 +41,7 @@ from ..model.cases import AttentionCase, Built, build, max_seqlen
 from ..model.layouts import index_view, materialize, named
 from ..model.pages import page_size, paged_cache
 from .execution import bitwise, memory, watched
+from .refusal import Raised
 
 
 def _within(impl: Implementation, case: AttentionCase, lengths: list[tuple[int, int]]) -> bool:
@@ -407,6 +408,45 @@ def _paged_varlen(impl: Implementation, case: AttentionCase, built: Built,
 
 
 _ENTRIES = {"varlen": _varlen, "paged": _paged, "paged_varlen": _paged_varlen}
+# The positional arguments of each serving call, in the harness's conventions
+# (``Implementation.varlen`` and the others); the rest come by name.
+# ``cache_seqlens`` is the paged_varlen convention's ``seq_lens``.
+ARGUMENTS = {
+    "varlen": ("q", "k", "v", "cu_seqlens_q", "cu_seqlens_k"),
+    "paged": ("q", "k_cache", "v_cache", "block_table", "cache_seqlens"),
+    "paged_varlen": ("q", "k_cache", "v_cache", "block_table", "cu_seqlens_q", "cache_seqlens"),
+}
+
+
+def first_call_changed(impl: Implementation, entries: tuple[str, ...],
+                       change: Callable[[str, dict], dict | None], done: list,
+                       then: Callable[[tuple], tuple] = lambda result: result) -> Implementation:
+    """``impl`` whose first call of one of ``entries`` that ``change(entry,
+    arguments by name)`` changes (None: that call as it was, and the next one
+    is tried) is made with the changed arguments, its result passed through
+    ``then``; ``done`` records the entry.  What that call raises comes out as
+    ``Raised`` (a ``ContractViolation`` as itself: the call answered)."""
+    def wrap(entry: str, fn: Callable[..., tuple]) -> Callable[..., tuple]:
+        names = ARGUMENTS[entry]
+
+        def call(*args, **kwargs):
+            if done or entry not in entries:
+                return fn(*args, **kwargs)
+            changed = change(entry, {**dict(zip(names, args, strict=False)), **kwargs})
+            if changed is None:
+                return fn(*args, **kwargs)
+            done.append(entry)
+            positional = [changed.pop(n) for n in names]
+            try:
+                result = fn(*positional, **changed)
+            except ContractViolation:
+                raise
+            except Exception as exc:
+                raise Raised(exc) from exc
+            return then(result)
+        return call
+
+    return replace(impl, **{e: wrap(e, fn) for e, fn in impl.serving_calls().items()})
 
 
 def serving_relations(impl: Implementation, case: AttentionCase, built: Built | None = None,

@@ -13,7 +13,6 @@ returns must be within its bounds of the oracle of the inputs as they were.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import replace
 
 import torch
@@ -21,12 +20,10 @@ import torch
 from ...reference import Verdict
 from .. import backend
 from ..implementations import Implementation
-from ..implementations.implementation import ContractViolation
 from ..model.cases import AttentionCase, Built, build
 from .execution import context_killer, contiguous_strides, extent
-from .metadata import ARGUMENTS
-from .refusal import refused
-from .serving import new_tokens_fit, serving_relations
+from .refusal import Raised, refused
+from .serving import first_call_changed, new_tokens_fit, serving_relations
 
 # The input an out shares memory with, by its role in every call, and where
 # the out begins: at its last element (one element shared: a span check that
@@ -66,12 +63,6 @@ class _Nothing(Exception):
     """The call has no element of the input to share: nothing to judge."""
 
 
-class _Raised(Exception):
-    def __init__(self, error: Exception) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-
 def sharings(impl: Implementation, case: AttentionCase) -> tuple[str, ...]:
     """``ENTRY ROLE WHERE`` for each serving call ``impl`` makes on ``case``, each
     input and each place an out may begin in it."""
@@ -84,28 +75,14 @@ def _sharing(impl: Implementation, entry: str, role: str, where: str, done: list
              ) -> Implementation:
     """``impl`` whose first ``entry`` call is given an out beginning at ``role``'s
     ``where`` element."""
-    def wrap(name: str, fn: Callable[..., tuple]) -> Callable[..., tuple]:
-        names = ARGUMENTS[name]
+    def change(name: str, given: dict) -> dict:
+        made = sharing(given[_IN_CALL[name][role]], _out_shape(name, given), where)
+        if made is None:
+            raise _Nothing
+        copy, out = made
+        return {**given, _IN_CALL[name][role]: copy, "out": out}
 
-        def call(*args, **kwargs):
-            given = {**dict(zip(names, args, strict=False)), **kwargs}
-            if done or name != entry:
-                return fn(*args, **kwargs)
-            made = sharing(given[_IN_CALL[name][role]], _out_shape(name, given), where)
-            if made is None:
-                raise _Nothing
-            done.append(entry)
-            given[_IN_CALL[name][role]], given["out"] = made
-            positional = [given.pop(n) for n in names]
-            try:
-                return fn(*positional, **given)
-            except ContractViolation:
-                raise  # it answered, and its convention judged the answer
-            except Exception as exc:
-                raise _Raised(exc) from exc
-        return call
-
-    return replace(impl, **{e: wrap(e, fn) for e, fn in impl.serving_calls().items()})
+    return first_call_changed(impl, (entry,), change, done)
 
 
 def _judged(impl: Implementation, case: AttentionCase, built: Built, entry: str, role: str,
@@ -117,7 +94,7 @@ def _judged(impl: Implementation, case: AttentionCase, built: Built, entry: str,
                                      entries=(entry,))
     except _Nothing:
         return []
-    except _Raised as raised:
+    except Raised as raised:
         if context_killer(raised.error):
             raise raised.error from None
         return refused(f"{done[0]} with {what}", raised.error)
