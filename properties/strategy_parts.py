@@ -5,6 +5,7 @@ masks and precisions, and the checks of a strategy's arguments."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
@@ -113,14 +114,23 @@ def head_dims(max_dim: int = 256) -> st.SearchStrategy[int]:
     return st.sampled_from([d for d in HEAD_DIMS if d <= max_dim])
 
 
+# Strides a dim of size one may have (``Layout.unit_stride``): 0, as ``expand``
+# leaves; 1, which reads as the innermost dim's; 3, off every 16-byte multiple
+# in every dtype.  In a quarter of the layouts drawn, simplest (as laid out) first.
+UNIT_STRIDES = (None, None, None, 0, 1, 3)
+
+
 def layouts(ndim: int = 4, names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Layout]:
-    """A named physical layout (see ``layouts``) with drawn step, padding and offset."""
+    """A named physical layout (see ``layouts``) with drawn step, padding and offset,
+    and in a quarter of them a stride of their own on dims of size one."""
     return st.builds(
-        lambda name, step, pad, front: named(name, ndim, step=step, pad=pad, front=front),
+        lambda name, step, pad, front, unit: replace(
+            named(name, ndim, step=step, pad=pad, front=front), unit_stride=unit),
         st.sampled_from(names),
         st.integers(2, 3),
         st.integers(1, 8),
         st.integers(1, 40),
+        st.sampled_from(UNIT_STRIDES),
     )
 
 

@@ -41,6 +41,7 @@ from attnfuzz.properties.model.cases import (
     from_json,
     to_json,
 )
+from attnfuzz.properties.model.layouts import materialize, named
 from tests.user_attention import mine
 
 # Rows a kernel's program owns, as the fused prefill's 64-row tiles.
@@ -348,6 +349,29 @@ def test_an_out_refused_beside_the_last_input_is_found():
         checks.get("oracle").run(impl, case)
 
 
+def _flash_refusing_zero_strides(q, k, v, out, **kw):
+    # A broadcast check that forgets a dim of one element may have any stride.
+    if out is not None and 0 in out.stride():
+        raise ValueError("out has a stride-0 (expanded) dim")
+    return builtin._flash(q, k, v, out, **kw)
+
+
+def test_an_out_refused_for_a_stride_of_0_on_a_dim_of_one_is_found():
+    impl = _with_out("refuses any out stride of 0", _flash_refusing_zero_strides)
+    case = _found("oracle", impl, examples=200)
+    assert case.out_layout.unit_stride == 0, case.describe()
+    assert "stride 0 on dims of size 1" in case.describe()
+
+
+def test_a_stride_on_dims_of_one_addresses_the_same_elements():
+    values = torch.arange(2 * 1 * 3 * 1, dtype=torch.float32).reshape(2, 1, 3, 1)
+    for unit in (0, 1, 3):
+        placed = materialize(values, dataclasses.replace(named("bshd"), unit_stride=unit))
+        t = placed.tensor
+        assert [s for n, s in zip(t.shape, t.stride(), strict=True) if n == 1] == [unit, unit]
+        assert torch.equal(t, values)
+
+
 SMALL = AttentionCase(batch=1, hq=2, hkv=1, sq=3, sk=5, d=16, dv=24)
 
 
@@ -480,7 +504,6 @@ def test_the_refusal_properties_build_their_calls_from_any_drawn_case():
     """No key (nothing to copy along the keys) and an expanded input (no
     buffer of its strides to copy it into) are refused or skipped, not a
     crash of the harness."""
-    from attnfuzz.properties.model.layouts import named
 
     no_key = AttentionCase(batch=1, hq=1, hkv=1, sq=1, sk=0, d=16, dv=16)
     for name in shape_breaks(no_key):
@@ -578,7 +601,6 @@ def test_the_softmax_differentiated_alone_is_held_to_its_bound(dtype, monkeypatc
     """Its backward passes; one that drops the scale, or writes dx into the
     dy it was handed (broadcast, as a loss of y.sum(0) hands it, or not), fails."""
     from attnfuzz.kernels import row_softmax
-    from attnfuzz.properties.model.layouts import named
 
     prop = checks.get("softmax_gradients")
     impl = implementations.get("softmax")

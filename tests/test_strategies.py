@@ -18,6 +18,7 @@ from attnfuzz.properties import unsaturated as U
 from attnfuzz.properties.implementations import Support
 from attnfuzz.properties.model.layouts import Layout
 from attnfuzz.properties.model.values import FAMILIES, Values, generate
+from attnfuzz.reference.oracle import visible
 
 # Drawing specs runs no kernel: many examples cost milliseconds.
 FAST = settings(max_examples=60, deadline=None, database=None)
@@ -244,7 +245,9 @@ def test_realistic_draws_keep_the_oracle_within_its_budget(case, same):
 def test_a_share_of_the_draws_is_realistic():
     drawn: list = []
 
-    @settings(max_examples=200, database=None, derandomize=True, deadline=None)
+    # Hypothesis's draws are not independent: at 600 draws five seeds gave
+    # 0.033-0.152 (at 200, 0.035-0.195), so the bounds say only "a share, not most".
+    @settings(max_examples=600, database=None, derandomize=True, deadline=None)
     @given(S.attention_cases("float16", realistic=True, long=True, wide=True, max_tiles=None))
     def draw(case):
         drawn.append(case)
@@ -252,7 +255,7 @@ def test_a_share_of_the_draws_is_realistic():
     draw()
     share = sum(R.is_realistic(c.batch, c.hq, c.sq, c.sk) for c in drawn) / len(drawn)
     # One draw in ODDS of those neither wide nor long: about a tenth.
-    assert 0.04 <= share <= 0.25, share
+    assert 0.02 <= share <= 0.25, share
 
 
 # --- masked cases: softmax rows not one-hot, gradients alive --------------------------------
@@ -272,20 +275,24 @@ def test_the_spread_magnitude_gives_logits_of_that_deviation(family, spread, d, 
 
 def test_masked_cases_are_mostly_informative():
     """A mask error shows where rows spread over their keys and gradients live:
-    most masked cases of the default values must be such (values drawn as
-    for unmasked cases leave about half of them saturated or underflowing)."""
+    most masked cases of the default values must be such, among those where
+    values can decide it (a row sees two keys).  Values drawn as for unmasked
+    cases leave 0.18-0.57 of them informative (three seeds of 300 draws), the
+    unsaturated redraw 0.64-0.78 (six seeds); 150 draws, fewer than a hundred
+    such cases, moved the share by 0.1 with any change to what is drawn."""
     masked: list = []
 
-    @settings(max_examples=150, database=None, derandomize=True, deadline=None)
+    @settings(max_examples=300, database=None, derandomize=True, deadline=None)
     @given(S.attention_cases("float16", max_seq=64, long=False, wide=False))
     def draw(case):
-        if U.masked(case):
+        if U.masked(case) and bool((visible(case.sq, case.sk, case.alignment, causal=case.causal,
+                                            window=case.window).sum(-1) >= 2).any()):
             masked.append(case)
 
     draw()
     distinct = list({repr(c): c for c in masked}.values())
     share = sum(map(U.informative, distinct)) / len(distinct)
-    assert len(distinct) >= 20 and share >= 0.6, (len(distinct), share)
+    assert len(distinct) >= 50 and share >= 0.6, (len(distinct), share)
 
 
 @FAST

@@ -106,7 +106,7 @@ class Serving:
         roles = (("packed q", self.q_layout), ("packed k", self.k_layout),
                  ("packed v", self.v_layout), ("k cache", self.k_cache_layout),
                  ("v cache", self.v_cache_layout))
-        parts += [f"{name}={lay.name}" for name, lay in roles if lay != Layout()]
+        parts += [f"{name}={lay.label}" for name, lay in roles if lay != Layout()]
         parts += [f"index tensors {self.index}"] if self.index != "contiguous" else []
         parts += ([f"unused table entries {self.unused_entries.replace('_', ' ')}"]
                   if self.unused_entries != "spare_page" else [])
@@ -220,9 +220,9 @@ class AttentionCase:
             f"B={self.batch} Hq={self.hq} Hkv={self.hkv} Sq={self.sq} Sk={self.sk} D={self.d} "
             f"Dv={self.dv} {self.dtype}/{self.input_precision} {self.mask_kind()}"
             f"{window_text(self.window)} scale={self.scale} values={self.values.describe()} "
-            f"layouts q={self.q_layout.name} k={self.k_layout.name} v={self.v_layout.name} "
-            f"out={self.out_layout.name}{options_text(self.options)}"
-            + (f"; backward with dO {self.do_layout.name}" if self.backward else "")
+            f"layouts q={self.q_layout.label} k={self.k_layout.label} v={self.v_layout.label} "
+            f"out={self.out_layout.label}{options_text(self.options)}"
+            + (f"; backward with dO {self.do_layout.label}" if self.backward else "")
             + (f"; served with {self.serving.describe()}" if self.serving.describe() else "")
             + (f"; pages of {self.page_size}" if self.page_size is not None else "")
         )
@@ -278,7 +278,7 @@ class MatmulCase:
             f"{op} batch={self.batch} M={self.m} N={self.n} K={self.k} "
             f"{self.dtype}/{self.input_precision} scale={self.scale} "
             f"values={self.values.describe()} "
-            f"layouts a={self.a_layout.name} b={self.b_layout.name} out={self.out_layout.name}"
+            f"layouts a={self.a_layout.label} b={self.b_layout.label} out={self.out_layout.label}"
             f"{options_text(self.options)}"
         )
 
@@ -333,8 +333,8 @@ class SoftmaxCase:
         return (
             f"softmax shape={self.shape} {self.dtype} scale={self.scale} {self.mask_kind()}"
             f"{window_text(self.window)} "
-            f"values={self.values.describe()} layout={self.x_layout.name} "
-            f"out={self.out_layout.name}{options_text(self.options)}"
+            f"values={self.values.describe()} layout={self.x_layout.label} "
+            f"out={self.out_layout.label}{options_text(self.options)}"
         )
 
 

@@ -21,6 +21,12 @@ Named layouts for 4-D attention tensors (B, H, S, D):
 - ``d_major``       stored as (B, H, D, S): the last dim has stride S, not 1.
 - ``offset``        contiguous, at a non-zero storage offset.
 
+Any layout may also give every dim of size one a stride of its own
+(``unit_stride``): a dim of one element is addressed at index 0 alone, so its
+stride is free, and torch leaves all sorts there (a slice's stride, a view's,
+0 from ``expand``, 1).  A kernel that reads layout from those strides (a
+contiguity test, a TMA descriptor, an overlap or broadcast check) sees them.
+
 Packed (T, H, D) tensors of serving batches take ``bshd`` as the head-major
 pack (H, T, D) and ``fused_qkv`` as one head group of a (T, 3H, D) fused
 projection; the other names apply to them as to any tensor.
@@ -60,11 +66,19 @@ class Layout:
     starts: tuple[int, ...] = ()  # first physical index used per dim (<= pad)
     expanded: tuple[int, ...] = ()  # dims broadcast with stride 0
     front: int = 0  # storage offset of the physical block in its buffer
+    unit_stride: int | None = None  # the stride of every dim of size one; None: as laid out
     guard: int = 16  # NaN elements after the block
 
     @classmethod
     def from_dict(cls, d: dict[str, object]) -> Layout:
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+
+    @property
+    def label(self) -> str:
+        """Its name, and the size-one dims' stride where it sets one."""
+        if self.unit_stride is None:
+            return self.name
+        return f"{self.name} (stride {self.unit_stride} on dims of size 1)"
 
 
 @dataclass
@@ -121,6 +135,13 @@ def materialize(values: torch.Tensor, layout: Layout, *, fill: float = math.nan)
         view = view.narrow(d, 0, phys_size[d])[index]
     for d in layout.expanded:
         view = view.expand(*[logical[i] if i == d else -1 for i in range(nd)])
+    if layout.unit_stride is not None:
+        # Dims of one element only ever add 0 * stride to an address: the same
+        # elements, through other strides.
+        view = view.as_strided(
+            view.shape, [layout.unit_stride if n == 1 else s
+                         for n, s in zip(view.shape, view.stride(), strict=True)],
+            view.storage_offset())
     src = constrain(values, layout)
     if view.numel():
         writable = view
