@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attnfuzz.properties import checks, implementations
-from attnfuzz.properties.model.cases import build
+from attnfuzz.properties.model.cases import AttentionCase, build
+from attnfuzz.properties.realistic_sizes import BUDGET
 from attnfuzz.properties.run import reuse
 
 ROUNDS = [("flash", "oracle"), ("decode", "oracle"), ("matmul", "oracle"),
@@ -43,3 +44,22 @@ def test_a_near_case_keeps_the_specialisation_of_the_one_it_moves(key, data):
     if hasattr(base, "sq"):
         assert moved.sk - moved.sq == base.sk - base.sq
         assert max(moved.sq, moved.sk) <= max(base.sq, base.sk, limit)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_a_near_case_is_no_larger_than_its_case_or_the_realistic_budget(data):
+    # A model's sizes as ``realistic_sizes`` draws them: its q and output hold
+    # more than the budget already; a step of 16 sequences and KV heads more
+    # made a case 19 times larger than it.
+    base = AttentionCase(batch=2, hq=56, hkv=14, sq=4012, sk=2, d=112, dv=112)
+    moved = data.draw(reuse.near([base], 70), label="moved")
+    assert _largest(moved) <= max(_largest(base), BUDGET), moved
+    small = AttentionCase(batch=2, hq=4, hkv=2, sq=5, sk=7, d=16, dv=16)
+    grown = data.draw(reuse.near([small], 70), label="grown")
+    assert _largest(grown) <= BUDGET, grown
+
+
+def _largest(c: AttentionCase) -> int:
+    # The logits, or q and the output: the oracle's largest float64 tensor.
+    return c.batch * c.hq * c.sq * max(c.sk, c.d, c.dv)

@@ -23,6 +23,7 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from ..model.cases import AttentionCase, Case, MatmulCase, SoftmaxCase
+from ..realistic_sizes import BUDGET
 
 # Lengths move by multiples of this (Triton's divisibility specialisation).
 STEP = 16
@@ -79,9 +80,21 @@ def _near_attention(draw: st.DrawFn, case: AttentionCase, limit: int) -> Attenti
     # Batch and KV heads move by at most one step: each step multiplies the work.
     group = case.hq // case.hkv if case.hkv else 1
     hkv = draw(_moves(case.hkv, case.hkv + STEP))
-    return replace(case, sq=case.sq + d, sk=case.sk + d,
-                   batch=draw(_moves(case.batch, case.batch + STEP)), hkv=hkv, hq=hkv * group,
-                   values=draw(_values(case)))
+    moved = replace(case, sq=case.sq + d, sk=case.sk + d,
+                    batch=draw(_moves(case.batch, case.batch + STEP)), hkv=hkv, hq=hkv * group,
+                    values=draw(_values(case)))
+    # A step up from a batch of 2 and 14 KV heads is 9 and 2.1 times them: a
+    # case drawn at a model's sizes became 19 times its memory and ran past a
+    # call's time limit.  So no larger than the case or the realistic budget.
+    if _largest(moved) > max(_largest(case), BUDGET):
+        moved = replace(moved, batch=case.batch, hkv=case.hkv, hq=case.hq)
+    return moved
+
+
+def _largest(case: AttentionCase) -> int:
+    """Elements of the largest (B, Hq, Sq, ...) tensor the oracle holds: the
+    logits, or the queries and output."""
+    return case.batch * case.hq * max(case.sq, 1) * max(case.sk, case.d, case.dv, 1)
 
 
 @st.composite
