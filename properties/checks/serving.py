@@ -322,12 +322,15 @@ def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elemen
                  lens: list[int], page: int) -> list[Verdict]:
     """A decode step of the case's first three queries at most over a cache of
     each sequence's keys repeated past ``LONG_CACHE``, every other one a
-    64-key block longer still, the first among them (a plan made for one
-    sequence's keys, the last's say, then misses a longer one's last block),
-    checked against the oracle of those same keys."""
+    64-key block longer still, the second among them, and of two sequences
+    the first again after them: a plan made for the first's keys or the
+    last's then misses a longer one's last block.  Checked against the oracle
+    of those same keys."""
     grow = LONG_CACHE - min(lens)
     n = min(case.sq, 3)
-    longer = [sk + grow + (LONG_CACHE - 1) * ((i + 1) % 2) for i, sk in enumerate(lens)]
+    if len(lens) == 2:
+        elements, lens = [*elements, elements[0]], [*lens, lens[0]]
+    longer = [sk + grow + (LONG_CACHE - 1) * (i % 2) for i, sk in enumerate(lens)]
     if grow <= 0 or not _within(impl, case, [(n, sk) for sk in longer]):
         return []
     reps = -(-max(longer) // case.sk)
