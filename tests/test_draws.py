@@ -42,6 +42,7 @@ from attnfuzz.properties.model.cases import (
     to_json,
 )
 from attnfuzz.properties.model.layouts import materialize, named
+from attnfuzz.properties.model.values import Values
 from tests.user_attention import mine
 
 # Rows a kernel's program owns, as the fused prefill's 64-row tiles.
@@ -623,3 +624,18 @@ def test_the_softmax_differentiated_alone_is_held_to_its_bound(dtype, monkeypatc
         assert got == failing, (planted.__name__, got)
     monkeypatch.setattr(row_softmax, "launch_softmax_backward", into_dy)
     assert not all(v.ok for v in prop.run(impl, broadcast))
+
+
+def _flash_in_qs_dtype(q, k, v, out, **kw):
+    # Inputs of another dtype taken at q's: the answer mixed_dtypes accepts.
+    return builtin._flash(q, k.to(q.dtype), v.to(q.dtype), out, **kw)
+
+
+def test_a_mixed_dtype_past_the_other_dtypes_range_comes_at_its_largest():
+    # float32 near_max values are past float16's range: cast as they are they
+    # arrive as inf, and no answer is right.
+    impl = Implementation("casts to q's dtype", "attention", _flash_in_qs_dtype)
+    case = AttentionCase(batch=1, hq=1, hkv=1, sq=1, sk=2, d=16, dv=16,
+                         values=Values("near_max", 1.0, 0), options=(("mixed", "v float16"),))
+    verdicts = checks.get("mixed_dtypes").run(impl, case)
+    assert verdicts and all(v.ok for v in verdicts), verdicts
