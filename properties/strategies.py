@@ -168,10 +168,10 @@ def attention_cases(
     neither ``batch`` nor ``kv_heads`` is given) caps B x Hq x ceil(Sq/64) x
     ceil(Sk/64) of the draws that are neither wide nor long by fewer KV heads,
     then a smaller batch (one of each at least), then a smaller GQA group (two
-    at least).  With ``realistic``
-    (default: as ``wide``'s) one draw in ``realistic_sizes.ODDS`` has a model's
-    sizes (``realistic_sizes.sizes``).  A masked case of the default values is
-    drawn unsaturated (``unsaturated``).  Bad arguments raise ``InvalidArgument``.
+    at least).  With ``realistic`` (default: as ``wide``'s) one draw in
+    ``realistic_sizes.ODDS`` has a model's sizes (``realistic_sizes.sizes``).
+    A masked case of the default values is drawn unsaturated
+    (``unsaturated``).  Bad arguments raise ``InvalidArgument``.
     """
     free_values = values is None
     if isinstance(dtype, str):
