@@ -89,10 +89,6 @@ def _broken_causal(draw, c, s, ex, cover=False):
     return replace(c, causal=False)
 
 
-def _strides(lay: Layout) -> tuple:
-    return lay.order, lay.steps, lay.pads, lay.expanded
-
-
 def _declared_layouts(s: Support) -> list[Layout]:
     # Each declared layout name at two steps and paddings: some differ in strides.
     return [named(n, 4, step=step, pad=pad) for n in s.layouts for step, pad in ((2, 1), (3, 4))]
@@ -115,7 +111,7 @@ def _broken_mixed(draw, c, s, ex, cover=False):
 
 
 def _mixable(s: Support) -> bool:
-    return not s.mixed_layouts and len({_strides(lay) for lay in _declared_layouts(s)}) > 1
+    return not s.mixed_layouts and len({lay.stride_key for lay in _declared_layouts(s)}) > 1
 
 
 def _broken_scale(draw, c, s, ex, cover=False):

@@ -496,11 +496,6 @@ class Support:
         return ";".join(parts)
 
 
-def _layout_strides(layout) -> tuple:
-    # What sets a layout's strides (its storage offset aside).
-    return layout.order, layout.steps, layout.pads, layout.expanded
-
-
 def _other_scale(s: Support, c) -> bool:
     if c.scale is None or s.scale == "any":
         return False
@@ -523,7 +518,7 @@ _LIMITS = {
     "queries": lambda s, c: s.queries == "last_keys" and c.sq > c.sk,
     "layout": lambda s, c: any(lay.name not in s.layouts for lay in c.layouts().values()),
     "mixed layouts": lambda s, c: not s.mixed_layouts and len(
-        {_layout_strides(lay) for lay in (*c.layouts().values(), c.out_layout)}) > 1,
+        {lay.stride_key for lay in (*c.layouts().values(), c.out_layout)}) > 1,
     "max_seq": lambda s, c: s.max_seq is not None and max(c.sq, c.sk) > s.max_seq,
     "max_sq": lambda s, c: s.max_sq is not None and c.sq > s.max_sq,
     "min_sq": lambda s, c: c.sq < s.min_sq,

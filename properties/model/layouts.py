@@ -74,6 +74,12 @@ class Layout:
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
 
     @property
+    def stride_key(self) -> tuple:
+        """What sets its strides on any shape (the storage offset aside): two
+        layouts with one key give every shape the same strides."""
+        return self.order, self.steps, self.pads, self.expanded, self.unit_stride
+
+    @property
     def label(self) -> str:
         """Its name, and the size-one dims' stride where it sets one."""
         if self.unit_stride is None:
