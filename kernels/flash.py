@@ -24,9 +24,10 @@ the portable kernel).
 
 Backward.  When q, k or v requires grad, the forward runs through an
 autograd Function that also keeps the LSE, from which ``flash_backward.py``
-recomputes P (FlashAttention-2's backward).  Its forward launches the same
-kernels with the same tiles, the LSE stored too, so its output is bit for bit
-that of a call without autograd.
+recomputes P (FlashAttention-2's backward); a call whose forward ran the
+Hopper kernel gets its gradients from ``hopper_backward.py``'s.  Its forward
+launches the same kernels with the same tiles, the LSE stored too, so its
+output is bit for bit that of a call without autograd.
 """
 
 from __future__ import annotations
@@ -297,6 +298,15 @@ def _v_for_pv_dot(v: torch.Tensor) -> torch.Tensor:
     return v.contiguous()
 
 
+def _chosen_path(path: str, q: torch.Tensor, dims: AttentionDims,
+                 window: Window | None) -> str:
+    """The kernel a call on ``path`` runs: "auto" resolved by size."""
+    if path != "auto":
+        return path
+    return ("decode" if uses_decode_path(dims.sq, dims.sk)
+            else "hopper" if uses_hopper_path(q, dims, window) else "prefill")
+
+
 def _forward(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, out: torch.Tensor,
     lse: torch.Tensor | None, dims: AttentionDims, *,
@@ -310,9 +320,7 @@ def _forward(
             lse.fill_(float("-inf"))
         return
     v = _v_for_pv_dot(v)
-    if path == "auto":
-        path = ("decode" if uses_decode_path(dims.sq, dims.sk)
-                else "hopper" if uses_hopper_path(q, dims, window) else "prefill")
+    path = _chosen_path(path, q, dims, window)
     with _on_device_of(q):
         if path == "decode":
             launch_decode(
@@ -346,6 +354,9 @@ class _FlashAttention(torch.autograd.Function):
         ctx.save_for_backward(q, k, v, out, lse)
         ctx.mark_non_differentiable(lse)
         ctx.dims, ctx.causal, ctx.precision, ctx.window = dims, causal, precision, window
+        # A forward on the Hopper kernel gets its gradients from the Hopper
+        # backward: one choice for both, made without reading strides.
+        ctx.hopper = _chosen_path(path, q, dims, window) == "hopper"
         return out, lse
 
     @staticmethod
@@ -354,7 +365,7 @@ class _FlashAttention(torch.autograd.Function):
         q, k, v, out, lse = ctx.saved_tensors
         grads = launch_backward(
             d_out, q, k, v, out, lse, ctx.dims, causal=ctx.causal, precision=ctx.precision,
-            needs=tuple(ctx.needs_input_grad[:3]), window=ctx.window,
+            needs=tuple(ctx.needs_input_grad[:3]), window=ctx.window, hopper=ctx.hopper,
         )
         return (*grads, None, None, None, None, None, None, None)
 

@@ -81,6 +81,7 @@ from ._tiles import (
     launch_window,
     window_args,
 )
+from .hopper_backward import launch_hopper_backward
 
 
 @triton.jit(do_not_specialize=["Sq", "H", "HEAD_DV"])
@@ -617,12 +618,33 @@ def _through_tma(kernel: triton.JITFunction, block_m: int, block_n: int, width_d
     return _THROUGH_TMA[key]
 
 
+def backward_stats(do: torch.Tensor, out: torch.Tensor, lse: torch.Tensor, dims: AttentionDims,
+                   tile: Config) -> tuple[torch.Tensor, torch.Tensor]:
+    """(delta, the base-2 LSE), each fp32 contiguous (B, Hq, Sq), from the
+    forward's ``out`` and ``lse`` and ``do`` (both of fresh layout: delta
+    sums loaded tiles), ``tile.block_m`` rows a program; on q's device made
+    current."""
+    bh = dims.batch * dims.hq
+    head = _head_meta(dims)
+    stats = torch.empty((2, bh * dims.sq), dtype=torch.float32, device=out.device)
+    delta, lse2 = stats[0], stats[1]
+    _PREPROCESS.launch(
+        (dims, out.stride(), do.stride(), tile.block_m, tile.num_warps),
+        (out, do, lse, delta, lse2),
+        lambda: ((_cdiv(dims.sq, tile.block_m) * bh,),
+                 (dims.sq, dims.hq, dims.dv, *out.stride(), *do.stride()),
+                 dict(BLOCK_M=tile.block_m, BLOCK_DV=head["BLOCK_DV"], PAD_DV=head["PAD_DV"],
+                      num_warps=tile.num_warps)),
+    )
+    return delta, lse2
+
+
 def launch_backward(
     do: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     out: torch.Tensor, lse: torch.Tensor, dims: AttentionDims, *,
     causal: bool, precision: str, needs: tuple[bool, bool, bool] = (True, True, True),
     config: BackwardConfig | None = None, window: Window | None = None,
-    tma: bool | None = None,
+    tma: bool | None = None, hopper: bool = False,
 ) -> tuple[torch.Tensor | None, torch.Tensor | None, torch.Tensor | None]:
     """(dq, dk, dv) of flash attention, each new, contiguous, in q's dtype.
 
@@ -633,7 +655,8 @@ def launch_backward(
     together).  ``config`` forces a tile shape (tests sweep it).  ``window``
     is the forward's sliding window (``check_window``).  ``tma``: whether
     the main kernels load through TMA descriptors (``uses_tma``; None
-    chooses).
+    chooses).  ``hopper``: the gradients from the warp-specialised Hopper
+    kernels (``hopper_backward.py``), for a call the Hopper forward computes.
     """
     want_q, want_k, want_v = needs
     new = lambda t: torch.empty(t.shape, dtype=t.dtype, device=t.device)  # noqa: E731
@@ -665,20 +688,12 @@ def launch_backward(
     # Each plan holds everything its launch's arguments follow from, but the
     # tensors (``LaunchCache``): short backwards are bound by host time.
     with _on_device_of(q):
-        # delta, then the base-2 LSE, each contiguous (B, Hq, Sq).
-        stats = torch.empty((2, bh * dims.sq), dtype=torch.float32, device=q.device)
-        delta, lse2 = stats[0], stats[1]
-        # The preprocessing takes the dQ kernel's rows and warps.
-        _PREPROCESS.launch(
-            (dims, out.stride(), do.stride(), c.dq.block_m, c.dq.num_warps),
-            (out, do, lse, delta, lse2),
-            lambda: ((_cdiv(dims.sq, c.dq.block_m) * bh,),
-                     (dims.sq, dims.hq, dims.dv, *out.stride(), *do.stride()),
-                     dict(BLOCK_M=c.dq.block_m, BLOCK_DV=head["BLOCK_DV"],
-                          PAD_DV=head["PAD_DV"], num_warps=c.dq.num_warps)),
-        )
+        delta, lse2 = backward_stats(do, out, lse, dims, c.dq)
         plan = (dims, common, causal, precision, win)
         kv, qt = c.dkdv, c.dq
+        if hopper:
+            launch_hopper_backward(q, k, v, do, dq, dk, dv, lse2, delta, dims, causal=causal)
+            return dq, dk if want_k else None, dv if want_v else None
         if dk is not None:
             dkdv = (_through_tma(_bwd_dkdv_kernel, kv.block_m, kv.block_n, head["BLOCK_D"],
                                  head["BLOCK_DV"]) if through_tma else _DKDV)

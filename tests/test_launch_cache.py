@@ -34,6 +34,7 @@ from triton.runtime.jit import JITFunction
 import attnfuzz.kernels._launch as launch
 import attnfuzz.kernels.flash as fa
 import attnfuzz.kernels.flash_backward as fb
+import attnfuzz.kernels.hopper_backward as hb
 import attnfuzz.kernels.hopper_prefill as hp
 import attnfuzz.kernels.split_decode as sd
 from attnfuzz.kernels._checks import check_attention_inputs
@@ -487,3 +488,61 @@ def test_a_replayed_hopper_launch_is_the_launch_triton_makes(hopper_launcher, fa
     _through_the_entry_point(hopper_launcher.cache)
     for cached, direct in hopper_launcher.pairs:
         assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"
+
+
+_HOPPER_BACKWARD_FIELDS: dict[str, list] = {
+    **{n: _HOPPER_FIELDS[n] for n in ("b", "hkv", "group", "sq", "sk", "causal", "alignment",
+                                      "dtype", "scale")},
+    **{f"layout_{t}": list(_ORDERS) for t in ("q", "k", "v", "do")},
+    **{f"offset_{t}": [0, 1, 8] for t in ("q", "k", "v", "do")},
+}
+
+
+@pytest.fixture
+def hopper_backward_launchers(monkeypatch) -> list[_Paired]:
+    """The Hopper backward's two launchers, paired, on a stand-in compiled backend."""
+    _stand_in_gpu(monkeypatch)
+    launchers = []
+    for name, kernel in (("_DKDV", hb._dkdv_kernel), ("_DQ", hb._dq_kernel)):
+        log: list = []
+        paired = _Paired(_recording(kernel, log), log, leading=hb._leading)
+        monkeypatch.setattr(hb, name, paired)
+        launchers.append(paired)
+    return launchers
+
+
+def _hopper_backward_call(case: dict):
+    hq = case["hkv"] * case["group"]
+    b, sq, sk = case["b"], case["sq"], case["sk"]
+    shapes = {"q": (b, hq, sq, 128), "k": (b, case["hkv"], sk, 128),
+              "v": (b, case["hkv"], sk, 128), "do": (b, hq, sq, 128)}
+    q, k, v, do = (_tensor(shape, case[f"layout_{t}"], case[f"offset_{t}"], case["dtype"])
+                   for t, shape in shapes.items())
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    stats = torch.zeros((2, b * hq * sq), device=q.device)
+    dims = check_attention_inputs(q, k, v, causal=case["causal"], scale=case["scale"],
+                                  alignment=case["alignment"])
+
+    def call() -> None:
+        hb.launch_hopper_backward(q, k, v, do, dq, dk, dv, stats[1], stats[0], dims,
+                                  causal=case["causal"])
+
+    return call
+
+
+@given(family=field_families(_HOPPER_BACKWARD_FIELDS))
+def test_a_replayed_hopper_backward_launch_is_the_launch_triton_makes(
+        hopper_backward_launchers, family):
+    """As the forward's: four HostDescriptors encoded as Triton encodes
+    the TensorDescriptors, for each of the two kernels."""
+    for round_ in range(2):
+        before = [p.cache.direct_launches for p in hopper_backward_launchers]
+        for case in family:
+            _hopper_backward_call(case)()
+        if round_ == 1:  # the same cases again, on new tensors: all replays
+            assert [p.cache.direct_launches for p in hopper_backward_launchers] == before
+    for paired in hopper_backward_launchers:
+        assert paired.pairs
+        _through_the_entry_point(paired.cache)
+        for cached, direct in paired.pairs:
+            assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"

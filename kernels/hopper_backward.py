@@ -1,0 +1,414 @@
+"""The backward on Hopper (sm_90), in Gluon: warp specialised as the Hopper forward is.
+
+The portable backward (``flash_backward.py``) runs each program as one group
+of warps in lock step: a block's score GEMMs, its exponentials and its
+gradient GEMMs follow one another, and the tensor cores wait while the
+program computes P and dS.  Here each of the two kernels has three
+partitions, as ``hopper_prefill.py`` has: a producer warp that loads tiles
+with TMA into a ring of shared-memory stages guarded by mbarriers (ready:
+the bytes landed; empty: both consumers are done with the stage), and two
+consumer warpgroups whose GEMMs (``wgmma``) are asynchronous, so that while
+one computes P and dS the other's GEMMs keep the tensor cores busy.
+
+- dK and dV: a program holds 128 keys of one (batch, KV head), 64 per
+  consumer, with their dK and dV in fp32 registers; the producer loads K
+  and V once, then Q and dO of each query block (64 rows) of each query
+  head of the GQA group.  Per query block a consumer runs
+
+      S^T  = K Q^T                                   (64 keys x 64 rows)
+      dP^T = V dO^T
+      P^T  = exp2(S^T * scale * log2 e - lse2)       (0 where masked)
+      dV  += P^T dO                                  (P^T from registers)
+      dS^T = P^T (dP^T - delta)
+      dK  += dS^T Q
+
+- dQ: a program holds 128 query rows of one (batch, head), 64 per
+  consumer, with their dQ in fp32 registers; the producer loads Q and dO
+  once, then K and V block by block (64 keys), and a consumer runs
+  S = Q K^T, dP = dO V^T, P, dS = P (dP - delta), dQ += dS K per block.
+
+Two kernels, because dK and dV sum over query rows and dQ over keys: each
+gradient element is summed by one program in a fixed order, with no
+atomics, so reruns are bit-identical (the price: P and dS computed twice).
+The arithmetic is the portable kernel's (``flash_backward``'s docstring):
+its preprocessing (``backward_stats``: delta and the base-2 LSE, +inf for a
+row that sees no key), one rounding for the exponent (an fma), P and dS
+rounded to the inputs' dtype before their GEMMs, fp32 sums, the scale
+applied to dK and dQ once at the end.  The sums run in another order, so
+the bits differ from the portable kernel's, but not with the layout: TMA
+puts every layout into shared memory the same way.  Rows past Sq read as
+zeros with an LSE of +inf (p = 0); keys past Sk read as zeros, reach only
+dK and dV rows that are never stored, and are masked out of dQ.
+
+It computes what the Hopper forward computes (``hopper_prefill.refusal``):
+D = Dv = 128 in fp16 and bf16, any Sq and Sk, GQA, causal at either
+alignment, any scale, no window.
+"""
+
+from __future__ import annotations
+
+import torch
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import (
+    mbarrier,
+    tma,
+    warpgroup_mma,
+    warpgroup_mma_wait,
+)
+from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+
+from ._checks import AttentionDims
+from ._launch import HostDescriptor, LaunchCache
+from ._tiles import LOG2E
+from .hopper_prefill import HEAD_DIM, _layout, _tma_ready
+
+BLOCK_N = gl.constexpr(128)  # a program's keys: two consumers of 64
+HALF_N = gl.constexpr(64)
+BLOCK_M = gl.constexpr(64)  # query rows a step
+
+
+@gluon.jit
+def _dkdv_producer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars, sched):
+    """One warp: the program's K and V (two halves of 64 keys), then Q and
+    dO of every step into the ring (a fresh mbarrier counts as having
+    completed phase 1: the first wait for a free stage passes at once)."""
+    kv_ready, q_ready, do_ready, empty = bars
+    batch, kv_head, n0, m_lo, n_m, GROUP = sched[:6]
+    STAGES: gl.constexpr = q_bufs.type.shape[0]
+    mbarrier.expect(kv_ready, 2 * k_desc.block_type.nbytes + 2 * v_desc.block_type.nbytes)
+    for h in gl.static_range(2):
+        tma.async_copy_global_to_shared(k_desc, [batch, kv_head, n0 + h * HALF_N, 0], kv_ready,
+                                        k_smem.index(h))
+        tma.async_copy_global_to_shared(v_desc, [batch, kv_head, n0 + h * HALF_N, 0], kv_ready,
+                                        v_smem.index(h))
+    it = 0  # the ring's step
+    for g in range(GROUP):
+        head = kv_head * GROUP + g
+        for m0 in range(m_lo, m_lo + n_m * BLOCK_M, BLOCK_M):
+            s = it % STAGES
+            mbarrier.wait(empty.index(s), ((it // STAGES) & 1) ^ 1)
+            mbarrier.expect(q_ready.index(s), q_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(q_desc, [batch, head, m0, 0], q_ready.index(s),
+                                            q_bufs.index(s))
+            mbarrier.expect(do_ready.index(s), do_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(do_desc, [batch, head, m0, 0], do_ready.index(s),
+                                            do_bufs.index(s))
+            it += 1
+
+
+@gluon.jit
+def _store_rows(acc, ptr, bh, row0, n):
+    """64 rows from ``row0`` of head ``bh`` (batch * heads + head) from
+    registers into the dense (B, H, n, D) ``ptr``; rows past ``n`` are dropped."""
+    D: gl.constexpr = acc.type.shape[1]
+    layout: gl.constexpr = acc.type.layout
+    rows = gl.expand_dims(row0 + gl.arange(0, 64, gl.SliceLayout(1, layout)), 1)
+    cols = gl.expand_dims(gl.arange(0, D, gl.SliceLayout(0, layout)), 0)
+    base = ptr + bh.to(gl.int64) * n * D
+    gl.store(base + rows * D + cols, acc.to(ptr.dtype.element_ty), mask=(rows < n) & (cols < D))
+
+
+@gluon.jit
+def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars, sched,
+              dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, HALF: gl.constexpr,
+              CAUSAL: gl.constexpr):
+    """One warpgroup: dK and dV of keys ``n0 + 64 * HALF``.. over every step."""
+    kv_ready, q_ready, do_ready, empty = bars
+    batch, kv_head, n0, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
+    qk_scale, scale = soft
+    STAGES: gl.constexpr = q_bufs.type.shape[0]
+    D: gl.constexpr = q_desc.block_type.shape[3]
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_M, 16])
+    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, D, 16])
+    op_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=acc_layout, k_width=2)
+    rows_of: gl.constexpr = gl.SliceLayout(0, s_layout)  # query rows run along S^T's columns
+    keys_of: gl.constexpr = gl.SliceLayout(1, s_layout)
+
+    dk = gl.zeros([HALF_N, D], gl.float32, acc_layout)
+    dv = gl.zeros([HALF_N, D], gl.float32, acc_layout)
+    zero_s = gl.zeros([HALF_N, BLOCK_M], gl.float32, s_layout)
+    k0 = n0 + HALF * HALF_N
+    keys = k0 + gl.arange(0, HALF_N, keys_of)
+    # Row i sees key j iff j <= i + DIAG: a block whose first row sees this
+    # half's last key needs no mask.
+    full_from = k0 + HALF_N - 1 - DIAG
+    stats0 = (batch * HKV + kv_head).to(gl.int64) * GROUP * Sq
+    mbarrier.wait(kv_ready, 0)
+    k = k_smem.index(HALF).reshape([HALF_N, D])
+    v = v_smem.index(HALF).reshape([HALF_N, D])
+    it = 0  # the ring's step
+    for g in range(GROUP):
+        for m0 in range(m_lo, m_lo + n_m * BLOCK_M, BLOCK_M):
+            s = it % STAGES
+            phase = (it // STAGES) & 1
+            rows = m0 + gl.arange(0, BLOCK_M, rows_of)
+            # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
+            stats = stats0 + g * Sq + rows
+            lse2 = gl.load(lse2_ptr + stats, mask=rows < Sq, other=float("inf"))
+            delta = gl.load(delta_ptr + stats, mask=rows < Sq, other=0.0)
+            mbarrier.wait(q_ready.index(s), phase)
+            q = q_bufs.index(s).reshape([BLOCK_M, D])
+            st = warpgroup_mma(k, q.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+            mbarrier.wait(do_ready.index(s), phase)
+            do = do_bufs.index(s).reshape([BLOCK_M, D])
+            dpt = warpgroup_mma(v, do.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+            st = warpgroup_mma_wait(num_outstanding=1, deps=(st,))
+            # One rounding, after the subtraction, as the portable kernel does.
+            shifted = gl.fma(st, qk_scale, -gl.expand_dims(lse2, 0))
+            if CAUSAL:
+                if m0 < full_from:
+                    visible = gl.expand_dims(keys, 1) <= gl.expand_dims(rows + DIAG, 0)
+                    shifted = gl.where(visible, shifted, float("-inf"))
+            p = gl.exp2(shifted)
+            p16 = gl.convert_layout(p.to(q_desc.dtype), op_layout)
+            dv = warpgroup_mma(p16, do, dv, is_async=True)
+            dpt = warpgroup_mma_wait(num_outstanding=1, deps=(dpt,))
+            ds = p * (dpt - gl.expand_dims(delta, 0))
+            ds16 = gl.convert_layout(ds.to(q_desc.dtype), op_layout)
+            dk = warpgroup_mma(ds16, q, dk, is_async=True)
+            dk, dv = warpgroup_mma_wait(num_outstanding=0, deps=(dk, dv))
+            mbarrier.arrive(empty.index(s), count=1)
+            it += 1
+    _store_rows(dk * scale, dk_ptr, batch * HKV + kv_head, k0, Sk)
+    _store_rows(dv, dv_ptr, batch * HKV + kv_head, k0, Sk)
+
+
+@gluon.jit
+def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, dk_ptr, dv_ptr, lse2_ptr, delta_ptr,
+                 Sq, Sk, HKV, GROUP, DIAG, qk_scale, scale,
+                 CAUSAL: gl.constexpr, STAGES: gl.constexpr):
+    # Key blocks of one KV head are adjacent so they share Q and dO in L2;
+    # causal, the first key block sees the most rows, so it starts first.
+    n0 = gl.program_id(0) * BLOCK_N
+    batch = gl.program_id(1) // HKV
+    kv_head = gl.program_id(1) % HKV
+    n_rows = gl.cdiv(Sq, BLOCK_M) * BLOCK_M
+    m_lo = 0
+    if CAUSAL:  # rows before n0 - DIAG see none of the keys
+        m_lo = gl.minimum(gl.maximum(n0 - DIAG, 0) // BLOCK_M * BLOCK_M, n_rows)
+    sched = (batch, kv_head, n0, m_lo, (n_rows - m_lo) // BLOCK_M, GROUP, Sq, Sk, HKV, DIAG)
+    soft = (qk_scale, scale)
+
+    k_smem = gl.allocate_shared_memory(k_desc.dtype, [2] + k_desc.block_type.shape, k_desc.layout)
+    v_smem = gl.allocate_shared_memory(v_desc.dtype, [2] + v_desc.block_type.shape, v_desc.layout)
+    q_bufs = gl.allocate_shared_memory(q_desc.dtype, [STAGES] + q_desc.block_type.shape,
+                                       q_desc.layout)
+    do_bufs = gl.allocate_shared_memory(do_desc.dtype, [STAGES] + do_desc.block_type.shape,
+                                        do_desc.layout)
+    kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    q_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    do_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(kv_ready, count=1)
+    for i in gl.static_range(STAGES):
+        mbarrier.init(q_ready.index(i), count=1)
+        mbarrier.init(do_ready.index(i), count=1)
+        mbarrier.init(empty.index(i), count=2)  # both consumers release a stage
+    bars = (kv_ready, q_ready, do_ready, empty)
+    gl.warp_specialize([
+        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
+                     sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL)),
+        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
+                     sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 1, CAUSAL)),
+        (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
+                     sched)),
+    ], [4, 1], [240, 24])
+
+
+# --------------------------------------------------------------------------
+# dQ: a program per 128 query rows, walking the key blocks they see
+# --------------------------------------------------------------------------
+
+
+@gluon.jit
+def _dq_producer(q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars, sched):
+    """One warp: the program's Q and dO (two halves of 64 rows), then K and
+    V block by block into the ring."""
+    qdo_ready, k_ready, v_ready, empty = bars
+    batch, head, kv_head, m0, n_blocks = sched[:5]
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    BLOCK_KV: gl.constexpr = k_desc.block_type.shape[2]
+    mbarrier.expect(qdo_ready, 2 * q_desc.block_type.nbytes + 2 * do_desc.block_type.nbytes)
+    for h in gl.static_range(2):
+        tma.async_copy_global_to_shared(q_desc, [batch, head, m0 + h * BLOCK_M, 0], qdo_ready,
+                                        q_smem.index(h))
+        tma.async_copy_global_to_shared(do_desc, [batch, head, m0 + h * BLOCK_M, 0], qdo_ready,
+                                        do_smem.index(h))
+    for j in range(n_blocks):
+        s = j % STAGES
+        mbarrier.wait(empty.index(s), ((j // STAGES) & 1) ^ 1)
+        mbarrier.expect(k_ready.index(s), k_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(k_desc, [batch, kv_head, j * BLOCK_KV, 0],
+                                        k_ready.index(s), k_bufs.index(s))
+        mbarrier.expect(v_ready.index(s), v_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(v_desc, [batch, kv_head, j * BLOCK_KV, 0],
+                                        v_ready.index(s), v_bufs.index(s))
+
+
+@gluon.jit
+def _dq_consumer(q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars, sched,
+                 dq_ptr, lse2_ptr, delta_ptr, soft, HALF: gl.constexpr, CAUSAL: gl.constexpr):
+    """One warpgroup: dQ of rows ``m0 + 64 * HALF``.. over every key block
+    the program walks:  S = Q K^T, dP = dO V^T, P = exp2(S * scale * log2 e
+    - lse2) (0 where masked), dS = P (dP - delta), dQ += dS K."""
+    qdo_ready, k_ready, v_ready, empty = bars
+    batch, head, kv_head, m0, n_blocks, Sq, Sk, H, DIAG = sched
+    qk_scale, scale = soft
+    STAGES: gl.constexpr = k_bufs.type.shape[0]
+    BLOCK_KV: gl.constexpr = k_desc.block_type.shape[2]
+    D: gl.constexpr = q_desc.block_type.shape[3]
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_KV, 16])
+    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, D, 16])
+    op_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=acc_layout, k_width=2)
+
+    r0 = m0 + HALF * BLOCK_M
+    rows = r0 + gl.arange(0, BLOCK_M, gl.SliceLayout(1, s_layout))
+    stats = (batch * H + head).to(gl.int64) * Sq + rows
+    # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
+    lse2 = gl.load(lse2_ptr + stats, mask=rows < Sq, other=float("inf"))
+    delta = gl.load(delta_ptr + stats, mask=rows < Sq, other=0.0)
+    # Blocks from n_full on hold keys past Sk (which TMA reads as zeros: a
+    # score of 0, whose p can overflow) or, causal, keys past some row's
+    # diagonal (key c visible to row r iff c <= r + DIAG): they are masked.
+    n_full = Sk // BLOCK_KV
+    if CAUSAL:
+        n_full = gl.minimum(n_full, gl.maximum(r0 + DIAG + 1, 0) // BLOCK_KV)
+    dq = gl.zeros([BLOCK_M, D], gl.float32, acc_layout)
+    zero_s = gl.zeros([BLOCK_M, BLOCK_KV], gl.float32, s_layout)
+    mbarrier.wait(qdo_ready, 0)
+    q = q_smem.index(HALF).reshape([BLOCK_M, D])
+    do = do_smem.index(HALF).reshape([BLOCK_M, D])
+    for j in range(n_blocks):
+        s = j % STAGES
+        phase = (j // STAGES) & 1
+        mbarrier.wait(k_ready.index(s), phase)
+        k = k_bufs.index(s).reshape([BLOCK_KV, D])
+        st = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+        mbarrier.wait(v_ready.index(s), phase)
+        v = v_bufs.index(s).reshape([BLOCK_KV, D])
+        dp = warpgroup_mma(do, v.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+        st = warpgroup_mma_wait(num_outstanding=1, deps=(st,))
+        shifted = gl.fma(st, qk_scale, -gl.expand_dims(lse2, 1))
+        if j >= n_full:
+            cols = j * BLOCK_KV + gl.arange(0, BLOCK_KV, gl.SliceLayout(0, s_layout))
+            visible = gl.expand_dims(cols < Sk, 0)
+            if CAUSAL:
+                visible = visible & (gl.expand_dims(cols, 0) <= gl.expand_dims(rows + DIAG, 1))
+            shifted = gl.where(visible, shifted, float("-inf"))
+        p = gl.exp2(shifted)
+        dp = warpgroup_mma_wait(num_outstanding=0, deps=(dp,))
+        ds = p * (dp - gl.expand_dims(delta, 1))
+        ds16 = gl.convert_layout(ds.to(q_desc.dtype), op_layout)
+        dq = warpgroup_mma(ds16, k, dq, is_async=True)
+        dq = warpgroup_mma_wait(num_outstanding=0, deps=(dq,))
+        mbarrier.arrive(empty.index(s), count=1)
+    _store_rows(dq * scale, dq_ptr, batch * H + head, r0, Sq)
+
+
+@gluon.jit
+def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, lse2_ptr, delta_ptr,
+               Sq, Sk, H, GROUP, DIAG, qk_scale, scale,
+               CAUSAL: gl.constexpr, STAGES: gl.constexpr):
+    n_m = gl.cdiv(Sq, 2 * BLOCK_M)
+    pid_m = gl.program_id(0)
+    if CAUSAL:  # the heaviest row tiles first, to even out the tail
+        pid_m = n_m - 1 - pid_m
+    m0 = pid_m * 2 * BLOCK_M
+    batch = gl.program_id(1) // H
+    head = gl.program_id(1) % H
+    BLOCK_KV: gl.constexpr = k_desc.block_type.shape[2]
+    kv_hi = Sk
+    if CAUSAL:  # the tile's last row sees keys up to its own + DIAG
+        kv_hi = gl.maximum(gl.minimum(Sk, gl.minimum(m0 + 2 * BLOCK_M, Sq) + DIAG), 0)
+    sched = (batch, head, head // GROUP, m0, gl.cdiv(kv_hi, BLOCK_KV), Sq, Sk, H, DIAG)
+    soft = (qk_scale, scale)
+
+    q_smem = gl.allocate_shared_memory(q_desc.dtype, [2] + q_desc.block_type.shape, q_desc.layout)
+    do_smem = gl.allocate_shared_memory(do_desc.dtype, [2] + do_desc.block_type.shape,
+                                        do_desc.layout)
+    k_bufs = gl.allocate_shared_memory(k_desc.dtype, [STAGES] + k_desc.block_type.shape,
+                                       k_desc.layout)
+    v_bufs = gl.allocate_shared_memory(v_desc.dtype, [STAGES] + v_desc.block_type.shape,
+                                       v_desc.layout)
+    qdo_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    k_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    v_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(qdo_ready, count=1)
+    for i in gl.static_range(STAGES):
+        mbarrier.init(k_ready.index(i), count=1)
+        mbarrier.init(v_ready.index(i), count=1)
+        mbarrier.init(empty.index(i), count=2)  # both consumers release a stage
+    bars = (qdo_ready, k_ready, v_ready, empty)
+    gl.warp_specialize([
+        (_dq_consumer, (q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars,
+                        sched, dq_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL)),
+        (_dq_consumer, (q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars,
+                        sched, dq_ptr, lse2_ptr, delta_ptr, soft, 1, CAUSAL)),
+        (_dq_producer, (q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars,
+                        sched)),
+    ], [4, 1], [240, 24])
+
+
+# --------------------------------------------------------------------------
+# Launcher.  ``LaunchCache`` binds once per shape, as the forward's does;
+# later launches give it ``HostDescriptor``s.  Both kernels take q, k, v and
+# do as TMA descriptors of 64-row blocks.
+# --------------------------------------------------------------------------
+
+# dK/dV: 64 KB of K and V and three 32 KB stages of Q and dO; dQ: 64 KB of
+# Q and dO and three 32 KB stages of K and V.  160 KB of shared memory each.
+STAGES = 3
+
+
+def _leading(tensors: tuple[torch.Tensor, ...], again: bool) -> tuple:
+    """q, k, v, do as TMA descriptors of 64 rows, then the rest."""
+    tiled, rest = tensors[:4], tensors[4:]
+    if again:
+        descs = [HostDescriptor(t, t.shape, t.stride()) for t in tiled]
+    else:
+        descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, 64, HEAD_DIM],
+                                  _layout(64)) for t in tiled]
+    return (*descs, *rest)
+
+
+_DKDV = LaunchCache(_dkdv_kernel, leading=_leading)
+_DQ = LaunchCache(_dq_kernel, leading=_leading)
+
+
+def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int = STAGES
+                ) -> tuple[tuple, tuple, dict]:
+    """(grid, the arguments after the leading ones, constants and options) of
+    a launch of ``kernel``, "dkdv" or "dq"."""
+    if kernel == "dkdv":
+        grid = (-(-dims.sk // BLOCK_N.value), dims.batch * dims.hkv)
+        heads = dims.hkv
+    elif kernel == "dq":
+        grid = (-(-dims.sq // (2 * BLOCK_M.value)), dims.batch * dims.hq)
+        heads = dims.hq
+    else:
+        raise ValueError(f"kernel: expected 'dkdv' or 'dq', got {kernel!r}")
+    args = (dims.sq, dims.sk, heads, dims.group, dims.diagonal, dims.scale * LOG2E, dims.scale)
+    return grid, args, dict(CAUSAL=causal, STAGES=stages, num_warps=4, maxnreg=168)
+
+
+def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                           do: torch.Tensor, dq: torch.Tensor | None, dk: torch.Tensor | None,
+                           dv: torch.Tensor | None, lse2: torch.Tensor, delta: torch.Tensor,
+                           dims: AttentionDims, *, causal: bool, stages: int = STAGES) -> None:
+    """dQ into the dense ``dq`` and dK and dV into the dense ``dk`` and
+    ``dv`` (each skipped where None; dk and dv together), for a call the
+    Hopper forward computes (``hopper_prefill.refusal``) with Sq, Sk > 0,
+    from ``backward_stats``' base-2 LSE and delta; on q's device made current."""
+    q, k, v, do = _tma_ready(q), _tma_ready(k), _tma_ready(v), _tma_ready(do)
+    if dk is not None:
+        _DKDV.launch((dims, causal, stages), (q, k, v, do, dk, dv, lse2, delta),
+                     lambda: launch_plan("dkdv", dims, causal=causal, stages=stages))
+    if dq is not None:
+        _DQ.launch((dims, causal, stages), (q, k, v, do, dq, lse2, delta),
+                   lambda: launch_plan("dq", dims, causal=causal, stages=stages))

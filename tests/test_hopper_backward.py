@@ -1,0 +1,111 @@
+"""The Hopper backward: its sm_90 code without a GPU, its choice and its bits on one.
+
+``kernels/hopper_backward.py``'s two kernels are warp specialised: their sm_90 code must keep
+the parts that make it so (wgmma, TMA loads, the producer's registers handed
+to the consumers).  ``flash_attention``'s backward takes them exactly where its
+forward took the Hopper kernel, and its gradients may not depend on the
+layout of q, k, v or dO, nor change between reruns (the gradient properties
+fuzz its values).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+import triton
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attnfuzz.kernels import flash, flash_attention, flash_hopper, flash_prefill
+from attnfuzz.kernels.hopper_prefill import unavailable
+
+ROOT = Path(__file__).resolve().parents[1]
+PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
+
+
+@pytest.mark.parametrize("kernel", ["dkdv", "dq"])
+def test_the_hopper_backward_compiles_warp_specialised(kernel: str) -> None:
+    if not PTXAS.exists():
+        pytest.skip(f"this Triton install bundles no ptxas ({PTXAS})")
+    # Compiled, not interpreted: a fresh process without TRITON_INTERPRET.
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    cmd = [sys.executable, str(ROOT / "benchmarks" / "gluon_backward.py"), "--compile", kernel,
+           "--causal"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    code = json.loads(proc.stdout.splitlines()[-1])
+    assert code["HGMMA"] > 0 and code["UTMALDG"] > 0, code
+    assert code["USETMAXREG"] > 0, code  # registers move between partitions
+    assert code["shared_bytes"] <= 227 * 1024, code
+
+
+needs_hopper = pytest.mark.skipif(unavailable() is not None, reason=f"hopper: {unavailable()}")
+
+
+def _inputs(b: int, hkv: int, group: int, sq: int, sk: int, dtype: torch.dtype,
+            seed: int) -> list[torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+    shapes = ((b, hkv * group, sq, 128), (b, hkv, sk, 128), (b, hkv, sk, 128),
+              (b, hkv * group, sq, 128))
+    return [torch.randn(*s, generator=g).to(dtype).cuda() for s in shapes]
+
+
+def _grads(attention, q, k, v, do, **kw) -> tuple[torch.Tensor, ...]:
+    leaves = [t.detach().requires_grad_(True) for t in (q, k, v)]
+    out = attention(*leaves, **kw)
+    return torch.autograd.grad(out, leaves, do)
+
+
+@needs_hopper
+def test_flash_attention_takes_the_hopper_backward_where_its_forward_ran_the_hopper_kernel(
+        monkeypatch) -> None:
+    q, k, v, do = _inputs(1, 1, 2, 140, 150, torch.float16, 0)
+    pairs = 2 * 140 * 150
+    for causal in (False, True):
+        hopper, portable = (_grads(f, q, k, v, do, causal=causal)
+                            for f in (flash_hopper, flash_prefill))
+        # Other kernels, another summation order: other bits somewhere.
+        assert not all(torch.equal(a, b) for a, b in zip(hopper, portable, strict=True))
+        for threshold, want in ((pairs, hopper), (pairs + 1, portable)):
+            monkeypatch.setattr(flash, "HOPPER_MIN_PAIRS", threshold)
+            got = _grads(flash_attention, q, k, v, do, causal=causal)
+            for a, b in zip(got, want, strict=True):
+                torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def _relaid(t: torch.Tensor, order: tuple[int, ...], offset: int) -> torch.Tensor:
+    """``t``'s values in memory laid out in ``order`` (outermost first), from
+    ``offset`` elements into a larger buffer: 8 keeps TMA's 16-byte alignment,
+    1 breaks it (the launcher then copies)."""
+    shape = [t.shape[i] for i in order]
+    buffer = torch.empty(t.numel() + offset, dtype=t.dtype, device=t.device)
+    stored = buffer[offset:].view(shape)
+    stored.copy_(t.permute(order))
+    return stored.permute([order.index(i) for i in range(t.dim())])
+
+
+# Each example with new sizes compiles new specialisations: few examples.
+@needs_hopper
+@settings(max_examples=min(settings.default.max_examples, 20))
+@given(dtype=st.sampled_from([torch.float16, torch.bfloat16]), b=st.integers(1, 2),
+       hkv=st.integers(1, 2), group=st.sampled_from([1, 2, 3]), sq=st.integers(1, 300),
+       sk=st.integers(1, 300), causal=st.booleans(),
+       order=st.sampled_from([(0, 1, 2, 3), (0, 2, 1, 3), (2, 1, 0, 3)]),
+       offset=st.sampled_from([0, 1, 8]), seed=st.integers(0, 2**32 - 1))
+def test_the_hopper_backward_gives_the_same_bits_in_any_layout_and_on_reruns(
+        dtype, b, hkv, group, sq, sk, causal, order, offset, seed) -> None:
+    q, k, v, do = _inputs(b, hkv, group, sq, sk, dtype, seed)
+    want = _grads(flash_hopper, q, k, v, do, causal=causal)
+    again = _grads(flash_hopper, q, k, v, do, causal=causal)
+    relaid = _grads(flash_hopper, *(_relaid(t, order, offset) for t in (q, k, v, do)),
+                    causal=causal)
+    for name, a, b_, c in zip("qkv", want, again, relaid, strict=True):
+        assert not a.isnan().any(), name
+        assert torch.equal(a, b_), f"d{name} changed on a rerun"
+        assert torch.equal(a, c), f"d{name} changed with the layout {order}, offset {offset}"
