@@ -1,13 +1,14 @@
-"""Mutants of the Hopper prefill (``kernels/hopper_prefill.py``); see ``runner``.
+"""Mutants of the Hopper kernels (``kernels/hopper_prefill.py``,
+``kernels/hopper_backward.py``); see ``runner``.
 
-They run where the kernel does, on an sm_90 GPU; elsewhere the runner
+They run where the kernels do, on an sm_90 GPU; elsewhere the runner
 reports them as not run.  The pipelined consumer loop is the one
 ``flash_attention`` launches, so the loop's mutants edit that loop.
 """
 
 from __future__ import annotations
 
-from .mutant import HOPPER, Mutant, mutant
+from .mutant import HOPPER, HOPPER_BACKWARD, Mutant, mutant
 
 _PIPELINED_RESCALE = (
     "        mbarrier.arrive(kv_empty.index(prev), count=1)\n"
@@ -17,6 +18,10 @@ _PIPELINED_RESCALE = (
 
 def _h(name, edits, mimics, targets=HOPPER):
     return mutant(name, "hopper_prefill.py", edits, mimics, targets)
+
+
+def _hb(name, edits, mimics):
+    return mutant(name, "hopper_backward.py", edits, mimics, HOPPER_BACKWARD)
 
 
 HOPPER_MUTANTS: tuple[Mutant, ...] = (
@@ -54,4 +59,48 @@ HOPPER_MUTANTS: tuple[Mutant, ...] = (
        ("p, alpha, m_n, l_n = _softmax(qk, gl.full_like(m_i, float(\"-inf\")), gl.zeros_like(l_i),",
         "p, alpha, m_n, l_n = _softmax(qk, m_i, l_i,"),
        "a persistent program's next tile starts from the last tile's running max and sum"),
+    _hb("hopper_bwd.query_head_interleaved",
+        ("        head = kv_head * GROUP + g\n", "        head = kv_head + g * HKV\n"),
+        "the group's query heads taken as KV head + g * HKV (interleaved) instead of "
+        "KV head * group + g: Q and dO of another head"),
+    _hb("hopper_bwd.causal_diagonal_excluded",
+        ("visible = gl.expand_dims(keys, 1) <= gl.expand_dims(rows + DIAG, 0)",
+         "visible = gl.expand_dims(keys, 1) < gl.expand_dims(rows + DIAG, 0)"),
+        "the causal mask drops each row's own diagonal key"),
+    _hb("hopper_bwd.partly_seen_block_unmasked",
+        ("full_from = k0 + HALF_N - 1 - DIAG", "full_from = k0 - DIAG"),
+        "a query block is left unmasked once its first row sees the half's first key, "
+        "not its last"),
+    _hb("hopper_bwd.first_rows_skipped",
+        ("gl.maximum(n0 - DIAG, 0) // BLOCK_M * BLOCK_M", "gl.cdiv(gl.maximum(n0 - DIAG, 0), "
+         "BLOCK_M) * BLOCK_M"),
+        "causal, the walk starts at the first whole query block after the first row that "
+        "sees the keys, skipping the rows before it"),
+    _hb("hopper_bwd.second_half_masked_as_first",
+        ("    keys = k0 + gl.arange(0, HALF_N, keys_of)", "    keys = n0 + gl.arange(0, HALF_N, "
+         "keys_of)"),
+        "the second consumer masks its keys as if they were the first consumer's"),
+    _hb("hopper_bwd.dk_unscaled", ("_store_rows(dk * scale,", "_store_rows(dk,"),
+        "dK stored without the softmax scale"),
+    _hb("hopper_bwd.ds_without_delta", ("ds = p * (dpt - gl.expand_dims(delta, 0))",
+                                        "ds = p * dpt"),
+        "dS taken as P dP, without subtracting delta = rowsum(dO * O)"),
+    _hb("hopper_bwd.launch_key_omits_causal",
+        ("_DKDV.launch((dims, causal, stages),", "_DKDV.launch((dims, stages),"),
+        "the dK/dV launch cached without the causal flag: a causal backward after a "
+        "non-causal one of the same shape replays the non-causal launch"),
+    _hb("hopper_bwd.dq_diagonal_excluded",
+        ("(gl.expand_dims(cols, 0) <= gl.expand_dims(rows + DIAG, 1))",
+         "(gl.expand_dims(cols, 0) < gl.expand_dims(rows + DIAG, 1))"),
+        "dQ's causal mask drops each row's own diagonal key"),
+    _hb("hopper_bwd.dq_diagonal_block_unmasked",
+        ("gl.maximum(r0 + DIAG + 1, 0) // BLOCK_KV)", "gl.maximum(r0 + DIAG + BLOCK_KV, 0) // "
+         "BLOCK_KV)"),
+        "dQ's key block on the causal diagonal counted among those every row sees fully"),
+    _hb("hopper_bwd.dq_keys_of_the_first_half",
+        ("gl.minimum(m0 + 2 * BLOCK_M, Sq) + DIAG), 0)", "gl.minimum(m0 + BLOCK_M, Sq) + DIAG), "
+         "0)"),
+        "causal, dQ's program walks the keys its first 64 rows see, short of its last 64's"),
+    _hb("hopper_bwd.dq_unscaled", ("_store_rows(dq * scale,", "_store_rows(dq,"),
+        "dQ stored without the softmax scale"),
 )

@@ -48,6 +48,9 @@ STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"),
 # The Hopper kernel: only on an sm_90 GPU (elsewhere its mutants are not run).
 HOPPER = (("oracle", "hopper", "float16"), ("oracle", "hopper", "bfloat16"),
           ("metamorphic", "hopper", "float16"), ("stateful", "hopper", "float16"))
+# Its backward's dK/dV kernel: the gradients of the Hopper calls.
+HOPPER_BACKWARD = (("gradients", "hopper", "float16"), ("gradients", "hopper", "bfloat16"),
+                   ("stateful", "hopper", "float16"))
 # Input validation: an out= that overlaps an input or itself must be refused;
 # so must inputs of two dtypes that a kernel would compute at the odd one's.
 BAD_OUT = (("bad_out", "softmax", "float32"), ("bad_out", "flash", "float32"))
@@ -99,6 +102,7 @@ FILE_TARGETS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "_launch.py": (*ALL_ATTENTION, *_GRAD_NAIVE, *_GRAD_FLASH,
                    ("gradient_relations", "flash", "float16"), SERVING[0], *STATEFUL),
     "hopper_prefill.py": (*HOPPER, ("bad_options", "hopper", "float16")),
+    "hopper_backward.py": HOPPER_BACKWARD,
 }
 # A file missing from the table (a kernel file added later) is still run, on
 # every entry point at once, rather than skipped.
