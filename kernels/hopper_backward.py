@@ -177,6 +177,32 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
 
 
 @gluon.jit
+def _shared(held_a, held_b, streamed_a, streamed_b, STAGES: gl.constexpr):
+    """A program's shared memory, from the TMA descriptors of its tensors:
+    two blocks (one a consumer) of each of the two it holds, STAGES of each
+    of the two it streams through the ring, and the barriers (held ready,
+    streamed a ready, streamed b ready, empty)."""
+    held_a_smem = gl.allocate_shared_memory(held_a.dtype, [2] + held_a.block_type.shape,
+                                            held_a.layout)
+    held_b_smem = gl.allocate_shared_memory(held_b.dtype, [2] + held_b.block_type.shape,
+                                            held_b.layout)
+    a_bufs = gl.allocate_shared_memory(streamed_a.dtype, [STAGES] + streamed_a.block_type.shape,
+                                       streamed_a.layout)
+    b_bufs = gl.allocate_shared_memory(streamed_b.dtype, [STAGES] + streamed_b.block_type.shape,
+                                       streamed_b.layout)
+    held_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    a_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    b_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(held_ready, count=1)
+    for i in gl.static_range(STAGES):
+        mbarrier.init(a_ready.index(i), count=1)
+        mbarrier.init(b_ready.index(i), count=1)
+        mbarrier.init(empty.index(i), count=2)  # both consumers release a stage
+    return held_a_smem, held_b_smem, a_bufs, b_bufs, (held_ready, a_ready, b_ready, empty)
+
+
+@gluon.jit
 def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, dk_ptr, dv_ptr, lse2_ptr, delta_ptr,
                  Sq, Sk, HKV, GROUP, DIAG, qk_scale, scale,
                  CAUSAL: gl.constexpr, STAGES: gl.constexpr):
@@ -192,29 +218,14 @@ def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, dk_ptr, dv_ptr, lse2_ptr, delt
     sched = (batch, kv_head, n0, m_lo, (n_rows - m_lo) // BLOCK_M, GROUP, Sq, Sk, HKV, DIAG)
     soft = (qk_scale, scale)
 
-    k_smem = gl.allocate_shared_memory(k_desc.dtype, [2] + k_desc.block_type.shape, k_desc.layout)
-    v_smem = gl.allocate_shared_memory(v_desc.dtype, [2] + v_desc.block_type.shape, v_desc.layout)
-    q_bufs = gl.allocate_shared_memory(q_desc.dtype, [STAGES] + q_desc.block_type.shape,
-                                       q_desc.layout)
-    do_bufs = gl.allocate_shared_memory(do_desc.dtype, [STAGES] + do_desc.block_type.shape,
-                                        do_desc.layout)
-    kv_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    q_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    do_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(kv_ready, count=1)
-    for i in gl.static_range(STAGES):
-        mbarrier.init(q_ready.index(i), count=1)
-        mbarrier.init(do_ready.index(i), count=1)
-        mbarrier.init(empty.index(i), count=2)  # both consumers release a stage
-    bars = (kv_ready, q_ready, do_ready, empty)
+    k_smem, v_smem, q_bufs, do_bufs, bars = _shared(k_desc, v_desc, q_desc, do_desc, STAGES)
     gl.warp_specialize([
-        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
-                     sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL)),
-        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
-                     sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 1, CAUSAL)),
-        (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
-                     sched)),
+        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                          bars, sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL)),
+        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                          bars, sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 1, CAUSAL)),
+        (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                          bars, sched)),
     ], [4, 1], [240, 24])
 
 
@@ -328,23 +339,7 @@ def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, lse2_ptr, delta_ptr,
     sched = (batch, head, head // GROUP, m0, gl.cdiv(kv_hi, BLOCK_KV), Sq, Sk, H, DIAG)
     soft = (qk_scale, scale)
 
-    q_smem = gl.allocate_shared_memory(q_desc.dtype, [2] + q_desc.block_type.shape, q_desc.layout)
-    do_smem = gl.allocate_shared_memory(do_desc.dtype, [2] + do_desc.block_type.shape,
-                                        do_desc.layout)
-    k_bufs = gl.allocate_shared_memory(k_desc.dtype, [STAGES] + k_desc.block_type.shape,
-                                       k_desc.layout)
-    v_bufs = gl.allocate_shared_memory(v_desc.dtype, [STAGES] + v_desc.block_type.shape,
-                                       v_desc.layout)
-    qdo_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    k_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    v_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(qdo_ready, count=1)
-    for i in gl.static_range(STAGES):
-        mbarrier.init(k_ready.index(i), count=1)
-        mbarrier.init(v_ready.index(i), count=1)
-        mbarrier.init(empty.index(i), count=2)  # both consumers release a stage
-    bars = (qdo_ready, k_ready, v_ready, empty)
+    q_smem, do_smem, k_bufs, v_bufs, bars = _shared(q_desc, do_desc, k_desc, v_desc, STAGES)
     gl.warp_specialize([
         (_dq_consumer, (q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars,
                         sched, dq_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL)),
