@@ -529,7 +529,7 @@ def test_a_user_finding_from_the_installed_wheel(fresh: Fresh, tmp_path: Path) -
     def campaign(fn: str, dumps: str) -> tuple[str, Path]:
         argv = [attnfuzz, "run", "--impl", f"user_kernel.py:{fn}", "--convention", "flash_attn",
                 "--supports", "dtypes=float32;max_seq=16", "--property", "oracle",
-                "--dtype", "float32", "--seconds", "20", "--seed", "1", "--dump-dir", dumps]
+                "--dtype", "float32", "--examples", "40", "--seed", "1", "--dump-dir", dumps]
         done = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env,
                               cwd=tmp_path)
         assert done.returncode == 1, done.stdout + done.stderr
