@@ -68,6 +68,11 @@ HALF_N = gl.constexpr(64)
 BLOCK_M = gl.constexpr(64)  # query rows a step
 
 
+# --------------------------------------------------------------------------
+# dK and dV: a program per 128 keys, walking the query blocks that see them
+# --------------------------------------------------------------------------
+
+
 @gluon.jit
 def _dkdv_producer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars, sched):
     """One warp: the program's K and V (two halves of 64 keys), then Q and
@@ -110,9 +115,9 @@ def _store_rows(acc, ptr, bh, row0, n):
 
 
 @gluon.jit
-def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars, sched,
-              dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, HALF: gl.constexpr,
-              CAUSAL: gl.constexpr):
+def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
+                   sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, HALF: gl.constexpr,
+                   CAUSAL: gl.constexpr):
     """One warpgroup: dK and dV of keys ``n0 + 64 * HALF``.. over every step."""
     kv_ready, q_ready, do_ready, empty = bars
     batch, kv_head, n0, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
