@@ -672,11 +672,16 @@ def launch_backward(
     # delta = rowsum(dO * O) sums loaded tiles: its order must not follow their layouts.
     do, out = fresh_layout(do), fresh_layout(out)
 
-    head = _head_meta(dims)
-    through_tma = uses_tma(q, k, v, do, head, tma)
     # Both paths take the same tiles: the same arithmetic, so the same bits
     # whatever the inputs' layouts (which decide the path).
     c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
+    if hopper:  # the shared preprocessing, then the Hopper kernels: nothing else to plan
+        with _on_device_of(q):
+            delta, lse2 = backward_stats(do, out, lse, dims, c.dq)
+            launch_hopper_backward(q, k, v, do, dq, dk, dv, lse2, delta, dims, causal=causal)
+        return dq, dk if want_k else None, dv if want_v else None
+    head = _head_meta(dims)
+    through_tma = uses_tma(q, k, v, do, head, tma)
     bh = dims.batch * dims.hq
     win = launch_window(window, causal, dims.sq + dims.sk)
     window_sizes, flags = window_args(win)
@@ -691,9 +696,6 @@ def launch_backward(
         delta, lse2 = backward_stats(do, out, lse, dims, c.dq)
         plan = (dims, common, causal, precision, win)
         kv, qt = c.dkdv, c.dq
-        if hopper:
-            launch_hopper_backward(q, k, v, do, dq, dk, dv, lse2, delta, dims, causal=causal)
-            return dq, dk if want_k else None, dv if want_v else None
         if dk is not None:
             dkdv = (_through_tma(_bwd_dkdv_kernel, kv.block_m, kv.block_n, head["BLOCK_D"],
                                  head["BLOCK_DV"]) if through_tma else _DKDV)

@@ -48,7 +48,7 @@ STATEFUL = (("stateful", "flash", "float32"), ("stateful", "decode", "float32"),
 # The Hopper kernel: only on an sm_90 GPU (elsewhere its mutants are not run).
 HOPPER = (("oracle", "hopper", "float16"), ("oracle", "hopper", "bfloat16"),
           ("metamorphic", "hopper", "float16"), ("stateful", "hopper", "float16"))
-# Its backward's dK/dV kernel: the gradients of the Hopper calls.
+# Its backward's two kernels: the gradients of the Hopper calls.
 HOPPER_BACKWARD = (("gradients", "hopper", "float16"), ("gradients", "hopper", "bfloat16"),
                    ("stateful", "hopper", "float16"))
 # Input validation: an out= that overlaps an input or itself must be refused;
