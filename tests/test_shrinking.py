@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, find, settings
 from attnfuzz.properties import checks, implementations
 from attnfuzz.properties.implementations import Implementation, Support
 from attnfuzz.properties.model.cases import AttentionCase
+from attnfuzz.properties.strategy_parts import ALIGNMENTS, FAMILIES, HEAD_DIMS, NAMES
 
 
 def _attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool,
@@ -80,10 +81,32 @@ def _shrunk(fn, seed: int) -> AttentionCase:
 SEEDS = (1, 2, 3)
 
 
+def _size(c: AttentionCase) -> dict[str, object]:
+    return dict(batch=c.batch, hq=c.hq, hkv=c.hkv, sq=c.sq, sk=c.sk, d=c.d, dv=c.dv,
+                causal=c.causal, alignment=c.alignment, window=c.window, scale=c.scale,
+                family=c.values.family,
+                layouts=tuple(t.name for t in (c.q_layout, c.k_layout, c.v_layout)))
+
+
+# The simplest case the strategy draws: each choice at its first option.
+SIMPLEST = dict(batch=1, hq=1, hkv=1, sq=1, sk=1, d=HEAD_DIMS[0], dv=HEAD_DIMS[0], causal=False,
+                alignment=ALIGNMENTS[0], window=None, scale=None, family=FAMILIES[0],
+                layouts=(NAMES[0],) * 3)
+# What each bug needs beyond it: the sizes that show the bug and nothing more.
+NEEDS = {
+    # One query over two keys: bottom-right it sees both, top-left only the first.
+    causal_top_left: dict(causal=True, alignment="bottom_right", sk=2),
+    # Two KV heads of two query heads: query head 1 reads KV head 0, dealt round it reads 1.
+    gqa_round_robin: dict(hq=4, hkv=2),
+    # Past one 16-key block (a causal mask with Sq = 1 hides none of them: either is as simple).
+    tail_dropped: dict(sk=17, causal=None),
+}
+
+
 @pytest.mark.parametrize("seed", SEEDS)
-def test_sizes(seed):
-    for fn in (causal_top_left, gqa_round_robin, tail_dropped):
-        c = _shrunk(fn, seed)
-        print(fn.__name__, seed, dict(b=c.batch, hq=c.hq, hkv=c.hkv, sq=c.sq, sk=c.sk, d=c.d,
-                                       dv=c.dv, causal=c.causal, al=c.alignment,
-                                       fam=c.values.family))
+def test_each_bug_shrinks_to_the_simplest_case_that_shows_it(seed):
+    for fn, needs in NEEDS.items():
+        got = _size(_shrunk(fn, seed))
+        want = {**SIMPLEST, **needs}
+        differ = {k: (got[k], v) for k, v in want.items() if v is not None and got[k] != v}
+        assert not differ, f"{fn.__name__} shrank to {got}; (got, want) where they differ: {differ}"
