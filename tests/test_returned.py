@@ -149,10 +149,15 @@ def test_strategy_smoke(data):
 
 def test_allocations_inside_a_run_start_as_nan():
     # A fresh page is zeros: the right answer for rows that see no key.
+    import torch._inductor.config as compiler
+
     from attnfuzz.properties.checks.execution import _poisoned_allocations
 
+    compiled_as = compiler.deterministic
     with _poisoned_allocations(CASE, torch.device("cpu")):
         inside = torch.empty(1 << 16)
+        # A compiled implementation under test compiles as it would outside.
+        assert compiler.deterministic == compiled_as
     assert bool(inside.isnan().all())
     assert not torch.are_deterministic_algorithms_enabled()
 

@@ -327,13 +327,29 @@ def _poisoned_allocations(case: Case, device: torch.device) -> Iterator[None]:
     state = (torch.are_deterministic_algorithms_enabled(),
              torch.is_deterministic_algorithms_warn_only_enabled(),
              torch.utils.deterministic.fill_uninitialized_memory)
-    torch.use_deterministic_algorithms(True, warn_only=True)
+    _deterministic(True, warn_only=True)
     torch.utils.deterministic.fill_uninitialized_memory = True
     try:
         yield
     finally:
-        torch.use_deterministic_algorithms(state[0], warn_only=state[1])
+        _deterministic(state[0], warn_only=state[1])
         torch.utils.deterministic.fill_uninitialized_memory = state[2]
+
+
+def _deterministic(mode: bool, *, warn_only: bool) -> None:
+    """ATen's deterministic mode, which is what fills uninitialized memory.
+
+    ``torch.use_deterministic_algorithms`` also sets the compiler's
+    ``deterministic`` option, which would change a compiled implementation
+    under test, and imports the compiler's configuration to do it: two
+    seconds in every process's first case.  Where torch has no ATen switch of
+    its own under this name, the public one.
+    """
+    aten = getattr(torch._C, "_set_deterministic_algorithms", None)
+    if aten is None:
+        torch.use_deterministic_algorithms(mode, warn_only=warn_only)
+    else:
+        aten(mode, warn_only=warn_only)
 
 
 def _check_returned(

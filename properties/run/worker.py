@@ -459,17 +459,11 @@ def _write_fault_dump(prop: str, implementation: str, case: dict, error: str,
 
 
 def prepare() -> None:
-    """Import what a first call would, outside any call's time limit: the
-    execution check's determinism switch imports torch's compiler stack (two
-    seconds on first use).  The campaign calls it before forking its workers too."""
-    import torch
-
+    """Import what a first call would, outside any call's time limit.  The
+    campaign calls it before forking its workers too."""
     from . import load_package
 
     load_package()  # as the command did: the same pool of constants, the same draws
-    torch.use_deterministic_algorithms(
-        torch.are_deterministic_algorithms_enabled(),
-        warn_only=torch.is_deterministic_algorithms_warn_only_enabled())
 
 
 def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
