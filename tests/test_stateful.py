@@ -226,8 +226,12 @@ def _done(proc: subprocess.Popen) -> str:
 # of the shrinking that follows a catch reruns the sequence's calls against the
 # float64 oracle, and over cases of up to 130 rows that took up to two minutes
 # (seeds 1-3: 8-20 s at 16 rows for the plan, the scratch, the causal key and
-# the workspace).  The dtype and alignment keys are met less often among
-# short cases (one seed in three at 16 rows) and shrink fast at any length.
+# the workspace).  The dtype key is met less often among short cases (one seed
+# in three at 16 rows) and shrinks fast at any length.  The alignment key is
+# met by ``test_sweeps_find_...`` alone: without sweeps, the first seed that
+# met it varied with the modules loaded before, and its shrinking over long
+# cases took 10-110 s, for the catch, shrink, dump and replay this test also
+# shows on the causal key, the same class of launch-key bug.
 SHORT = 16
 
 
@@ -239,11 +243,9 @@ SHORT = 16
     # the rule-based shrinker may keep a repeat of the identical first call.
     (SIZED_KEY, None, [["call", "call"], ["call", "neighbour"], ["call", "call", "call"]],
      "returned a malformed result in call"),
-    (COARSE_ALIGNMENT, None, [["call", "call"], ["call", "neighbour"]],
-     "failed (wrong) in call"),
     (FIRST_SIZED, SHORT, [["call", "call"], ["call", "neighbour"]], "failed (wrong) in call"),
 ], ids=["plan-keyed-by-too-little", "scratch-never-zeroed", "launch-key-omits-causal",
-        "launch-key-omits-dtype", "launch-key-alignment-too-coarse", "workspace-never-grows"])
+        "launch-key-omits-dtype", "workspace-never-grows"])
 def test_a_planted_stateful_bug_is_caught_shrunk_dumped_and_replayed(
     tmp_path, monkeypatch, name, max_len, rules, caught_by
 ):
