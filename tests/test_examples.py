@@ -122,7 +122,7 @@ def _campaign(function: str, user_dir: Path, examples: int = 20) -> subprocess.C
 
 
 def test_the_cli_passes_the_kernel(user_dir: Path) -> None:
-    # The user's pytest run above draws 20 cases a property of this kernel in
+    # The user's pytest run above draws 10 cases a property of this kernel in
     # both dtypes; through the CLI, a few a property show its path passes too.
     run = _campaign("my_attention", user_dir, examples=8)
     assert run.returncode == 0, _output(run)
