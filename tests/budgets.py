@@ -28,9 +28,9 @@ from attnfuzz.properties.strategies import INTERPRETER_TILES
 
 # The suite's own profiles: examples per test, and why.
 SUITE_PROFILES: dict[str, tuple[int, str]] = {
-    "ci": (20, "the 2-core CI machine, the interpreter running every kernel: the property "
-           "tests are about a seventh of the suite's time at this count, and at 30 the suite ran "
-           "well past its 15 minutes"),
+    "ci": (15, "the 2-core CI machine, the interpreter running every kernel: the property "
+           "tests are about a ninth of the suite's time at this count, and at 20 the suite ran "
+           "past its 15 minutes"),
     "gpu": (int(os.environ.get("ATTNFUZZ_GPU_EXAMPLES", "100")),
             "compiled kernels; ATTNFUZZ_GPU_EXAMPLES sets it (every new shape compiles)"),
 }
