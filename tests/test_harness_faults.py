@@ -25,6 +25,7 @@ from attnfuzz.properties.implementations.implementation import ImplementationCra
 from attnfuzz.properties.implementations.support import Support
 from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.run import harness
+from tests.user_attention import mine
 
 FAULT = "CUDA error: an illegal memory access was encountered"
 
@@ -180,3 +181,33 @@ def test_a_fault_is_no_refusal(monkeypatch, prop, case):
     monkeypatch.setitem(implementations._REGISTRY, "refusing_for_tests", _refusing(FAULT))
     with pytest.raises(ImplementationCrash, match="illegal memory access"):
         harness.run_property(prop, "refusing_for_tests", case)
+
+
+_RAN_OUT: list[int] = []
+
+
+def _out_of_memory_past_16_rows(q, k, v, *, causal=False, scale=None, alignment="bottom_right"):
+    if q.shape[2] > 16:
+        _RAN_OUT.append(q.shape[2])
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB.")
+    return mine(q, k, v, causal=causal, scale=scale, alignment=alignment)
+
+
+def test_a_call_out_of_device_memory_is_a_rejected_example_not_a_failure():
+    """As a campaign skips it: pytest-xdist's workers share the GPU, and whether a
+    case fits depends on what the others hold at that moment."""
+    name = implementations.of_function(_out_of_memory_past_16_rows).name
+    _RAN_OUT.clear()
+
+    @settings(max_examples=30, database=None, deadline=None)
+    @given(checks.get("oracle").cases(implementations.get(name), "float32"))
+    def run(case):
+        harness.check("oracle", name, case)
+
+    run()
+    assert _RAN_OUT, "no drawn case ran out: the test shows nothing"
+    # cuBLAS names a failed allocation of its own.
+    assert execution.out_of_memory(RuntimeError(
+        "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"))
+    assert not execution.out_of_memory(RuntimeError(FAULT))
+

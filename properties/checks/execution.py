@@ -472,16 +472,18 @@ def steering(verdicts: list[Verdict]) -> dict[str, float]:
 
 def out_of_memory(error: BaseException) -> bool:
     """Whether a call failed for want of device memory: PyTorch's
-    ``OutOfMemoryError``, or a CUDA "out of memory" another library (Triton's
-    launcher) raises.  On a GPU that several workers share, that is the
-    case's size against what the others hold at that moment, not an answer
-    of the implementation's."""
+    ``OutOfMemoryError``, a CUDA "out of memory" another library (Triton's
+    launcher) raises, or cuBLAS failing to allocate its workspace.  On a GPU
+    that several workers share, that is the case's size against what the
+    others hold at that moment, not an answer of the implementation's."""
     if isinstance(error, ImplementationCrash):
         error = error.error
     if isinstance(error, torch.OutOfMemoryError):
         return True
     text = str(error).lower()
-    return isinstance(error, RuntimeError) and "out of memory" in text and "cuda" in text
+    # cuBLAS reports a failed allocation of its workspace under its own name.
+    return isinstance(error, RuntimeError) and (
+        ("out of memory" in text and "cuda" in text) or "cublas_status_alloc_failed" in text)
 
 
 def refusal_key(error: BaseException) -> str:

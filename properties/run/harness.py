@@ -237,6 +237,8 @@ def check(
         # dump keeps the traceback, which says whose code raised.
         kind, _ = classify(exc, impl_name)
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
+        if kind == "crash" and campaign is None and context is not None and out_of_memory(exc):
+            _skip_out_of_memory()
         if kind != "memory":
             raise _fault_failure(prop, impl_name, case, exc, recorder, other, campaign) from error
         fault = context_killer(error)
@@ -354,6 +356,20 @@ def _fault_failure(
         refusal = refusal_key(error) if isinstance(error, Exception) else None
     return Finding("\n".join(lines), [kind], path, verdict, case.describe(), refusal=refusal,
                    out_of_memory=kind == "crash" and out_of_memory(exc))
+
+
+def _skip_out_of_memory() -> None:
+    """Reject the example Hypothesis is running, as a campaign skips the case:
+    a call that ran out of device memory measured the case against what else
+    holds the GPU at that moment (pytest-xdist's other workers), not the
+    implementation.  Hypothesis counts it in the test's statistics; a test
+    whose every case runs out says it could not draw one that fits."""
+    from hypothesis import event, reject
+
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()  # what this process cached goes back to the others
+    event("skipped: a call ran out of device memory")
+    reject()
 
 
 def _dump_lines(path: Path) -> list[str]:
