@@ -8,7 +8,7 @@ sequence are the same kernels' same arithmetic: bit-identical.  Masked
 entries and rows that see nothing are exactly 0, in the forward and in the
 gradients.  Agreement with an oracle within error bounds is tested elsewhere.
 
-``small`` blocks (8 rows, 16 columns a program) make rows of a few dozen
+``small`` blocks (16 rows, 16 columns a program) make rows of a few dozen
 entries span several chunks, so the windowed kernels skip chunks that no row
 of a program sees, also on the interpreter (whose chunk is otherwise 128).
 """
@@ -30,7 +30,7 @@ ALIGNMENTS = ["bottom_right", "top_left"]
 @pytest.fixture(params=["default", "small"])
 def blocks(request, monkeypatch):
     if request.param == "small":
-        monkeypatch.setattr(row_softmax, "_blocks", lambda n: (8, 16, 4))
+        monkeypatch.setattr(row_softmax, "_blocks", lambda n: (16, 16, 4))
     return request.param
 
 
