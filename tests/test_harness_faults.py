@@ -210,4 +210,3 @@ def test_a_call_out_of_device_memory_is_a_rejected_example_not_a_failure():
     assert execution.out_of_memory(RuntimeError(
         "CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"))
     assert not execution.out_of_memory(RuntimeError(FAULT))
-
