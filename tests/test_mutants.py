@@ -180,7 +180,7 @@ def test_a_target_the_unmutated_kernels_cannot_finish_or_run_is_left_out(monkeyp
         out = json.dumps({"failing": {}, "examples": 8 * len(targets), "cut": {}})
         return subprocess.CompletedProcess(cmd, 0, stdout=out + "\n", stderr="")
 
-    monkeypatch.setattr(runner.subprocess, "run", fake_run)
+    monkeypatch.setattr(runner.zygote, "run", fake_run)
     targets = [("oracle", "matmul", "float32"), ("oracle", "softmax", "float32"),
                ("oracle", "naive", "float32"), ("gradients", "flash", "float16")]
     base = run_baseline(targets, examples=8, seed=0, backend="interpreter", jobs=1, timeout=5)

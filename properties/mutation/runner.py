@@ -6,7 +6,9 @@ real-world class.  ``run_mutant`` copies the whole ``attnfuzz`` package into a
 temporary directory, applies the edit to its ``kernels`` there (never to the
 working tree: Triton re-reads kernel source from files), and runs a worker
 process whose ``PYTHONPATH`` is that copy, so ``attnfuzz.kernels`` is the
-mutant while the properties and the oracle are unchanged copies.  The worker
+mutant while the properties and the oracle are unchanged copies.  Workers
+are forked from a process that has imported torch (``zygote``), so that each
+mutant does not pay that import again.  The worker
 runs the mutant's properties in order with a fixed Hypothesis seed and stops
 at the first failure: the mutant is *killed* by that property, after that
 many examples and seconds.
@@ -38,7 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import reach
+from . import reach, zygote
 from .backward_catalogue import BACKWARD_MUTANTS
 from .catalogue import CATALOGUE
 from .flash_catalogue import FLASH_MUTANTS
@@ -211,8 +213,7 @@ def run_mutant(
         if sanitize:
             cmd = [*SANITIZER, *cmd]
         try:
-            proc = subprocess.run(cmd, env=_worker_env(tmp), capture_output=True, text=True,
-                                  cwd=tmp, timeout=timeout)
+            proc = zygote.run(cmd, env=_worker_env(tmp), cwd=tmp, timeout=timeout)
         except subprocess.TimeoutExpired:
             # Neither killed nor shown to survive: reported as an error, counted as a survivor.
             return result(False, error=True, detail=f"timed out after {timeout:g}s")
@@ -254,8 +255,7 @@ def run_baseline(
                               layouts=layouts, families=families, baseline=True,
                               target_seconds=target_seconds)
             try:
-                proc = subprocess.run(cmd, env=_worker_env(tmp), capture_output=True, text=True,
-                                      cwd=tmp, timeout=timeout)
+                proc = zygote.run(cmd, env=_worker_env(tmp), cwd=tmp, timeout=timeout)
                 why = None
             except subprocess.TimeoutExpired:
                 why = f"the unmutated kernels did not finish it in {timeout:g}s"
