@@ -35,6 +35,11 @@ Four parts:
    at a model's sizes (``realistic_sizes``) and how many row tiles a program
    of a persistent grid takes there.  Parts 3 and 4 write their record to
    ``--out`` (default ``attnfuzz-records/`` in the current directory).
+5. **Mutant workers** (``--part mutants``).  Seconds to run a few mutants
+   (``--mutants``) as ``attnfuzz mutants`` does, with workers forked from the
+   zygote (``mutation/zygote.py``) and as plain subprocesses, alternately,
+   twice each, in one process; the first zygote run includes the zygote's
+   own start.  Each mode's kills are printed: they must agree.
 
     python benchmarks/bench_harness.py                                # both parts
     python benchmarks/bench_harness.py --part profile --impl flash,naive --seconds 30
@@ -42,6 +47,7 @@ Four parts:
     python benchmarks/bench_harness.py --json /tmp/records/bench-harness.json
     python benchmarks/bench_harness.py --part tightness --examples 30 --seconds 60
     python benchmarks/bench_harness.py --part draws --draw-examples 30,100 --draw-seeds 5
+    python benchmarks/bench_harness.py --part mutants --mutants "matmul.*" --jobs 2
 
 The table goes to stdout, progress to stderr; ``--json FILE`` keeps every
 number.  Nothing is written into the source tree: dumps of failing cases
@@ -916,12 +922,15 @@ def build_parser() -> argparse.ArgumentParser:
     # Run, not imported: a module in sys.modules would change what seeds draw.
     add_out_argument = runpy.run_path(str(Path(__file__).with_name("_records.py")))[
         "add_out_argument"]
-    p.add_argument("--part", choices=("profile", "e2e", "both", "tightness", "draws"),
+    p.add_argument("--part", choices=("profile", "e2e", "both", "tightness", "draws",
+                                      "mutants"),
                    default="both",
                    help="which part to run: the stage profile, end to end, or both; "
                    "tightness (error/bound quantiles per check over drawn cases); draws "
                    "(distinct shapes and masks, unsaturated masked cases, the share of "
-                   "realistic sizes drawn as on a GPU; no kernel runs) (default %(default)s)")
+                   "realistic sizes drawn as on a GPU; no kernel runs); mutants (mutant "
+                   "workers forked from the zygote against plain subprocesses) "
+                   "(default %(default)s)")
     p.add_argument("--backend", choices=("auto", "interpreter", "gpu"),
                    default=os.environ.get("ATTNFUZZ_BACKEND", "auto"),
                    help="where kernels run, as attnfuzz --backend (passed to the campaigns); "
@@ -966,6 +975,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--campaign-args", default="",
                    help="extra `attnfuzz run` flags for the end-to-end runs, one string "
                    "(e.g. \"--jobs 4\")")
+    p.add_argument("--mutants", type=_csv, default=",".join(BENCH_MUTANTS),
+                   help="mutants: names or patterns, as `attnfuzz mutants --only` "
+                   "(default %(default)s)")
+    p.add_argument("--jobs", type=int, default=2,
+                   help="mutants: workers at once (default %(default)s)")
     p.add_argument("--json", type=Path, default=None,
                    help="write every number to this file (nothing is written by default)")
     return p
@@ -1015,6 +1029,46 @@ def _draw_parts(args: argparse.Namespace, record: dict[str, Any]) -> int:
     return 0
 
 
+# Cheap to run and each killed within a few examples: what the part
+# measures is the workers' start, not their properties.
+BENCH_MUTANTS = ("matmul.k_tail_unmasked", "softmax.scale_missing", "naive.pv_ignores_gqa",
+                 "flash.acc_not_rescaled")
+
+
+def mutant_workers(names: list[str], examples: int, seed: int, jobs: int,
+                   backend_choice: str) -> dict[str, Any]:
+    """Seconds to run ``names``' mutants with zygote-forked workers and with
+    plain subprocesses, alternately, twice each; and each run's statuses."""
+    from attnfuzz.properties.mutation import runner
+
+    def plain(cmd: list[str], *, env: dict[str, str], cwd: str,
+              timeout: float | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
+                              timeout=timeout)
+
+    muts = runner.catalogue(names)
+    runs: list[dict[str, Any]] = []
+    forked = runner.zygote.run
+    for mode in ("subprocess", "zygote", "subprocess", "zygote"):
+        runner.zygote.run = plain if mode == "subprocess" else forked
+        try:
+            start = time.perf_counter()
+            results = runner.run_all(muts, examples=examples, seed=seed, jobs=jobs,
+                                     backend=backend_choice, progress=lambda *_: None)
+            seconds = time.perf_counter() - start
+        finally:
+            runner.zygote.run = forked
+        runs.append({"mode": mode, "seconds": round(seconds, 2),
+                     "statuses": {r.name: r.status() for r in results}})
+        print(f"[mutants] {mode}: {seconds:.1f}s for {len(muts)} mutants", file=sys.stderr,
+              flush=True)
+    best = {m: min(r["seconds"] for r in runs if r["mode"] == m)
+            for m in ("subprocess", "zygote")}
+    return {"mutants": [m.name for m in muts], "examples": examples, "jobs": jobs,
+            "runs": runs, "best": best,
+            "agree": all(r["statuses"] == runs[0]["statuses"] for r in runs)}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     env = dict(os.environ)  # the campaigns' environment, as the user's shell gave it
@@ -1031,6 +1085,20 @@ def main(argv: list[str] | None = None) -> int:
           f"{' (dirty)' if record['environment']['dirty'] else ''}")
     if args.part in ("tightness", "draws"):
         return _draw_parts(args, record)
+    if args.part == "mutants":
+        record["mutants"] = found = mutant_workers(args.mutants, 8, args.seed, args.jobs,
+                                                   args.backend)
+        for run in found["runs"]:
+            print(f"{run['mode']:>10}: {run['seconds']:6.1f}s  {run['statuses']}")
+        best = found["best"]
+        print(f"{len(found['mutants'])} mutants, {args.jobs} at once: best "
+              f"{best['subprocess']:.1f}s as subprocesses, {best['zygote']:.1f}s forked "
+              f"from the zygote ({best['subprocess'] / best['zygote']:.2f}x); statuses "
+              f"{'agree' if found['agree'] else 'DIFFER'}")
+        if args.json is not None:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps(record, indent=2) + "\n")
+        return 0 if found["agree"] else 1
     if args.part in ("profile", "both"):
         for impl, prop, dtype in _combinations(args, "profile", dtypes):
             print(f"[profile] {impl}/{prop}/{dtype} for {args.seconds:g}s",

@@ -251,7 +251,7 @@ def test_a_mutant_of_code_only_compiled_kernels_run_is_not_run_here():
 
 # Chosen for cost: each mutant's first target is the matmul's or the
 # softmax's float32 oracle, the cheapest targets (the baseline and the
-# mutants, 3 seeds each, a minute on two cores, most of it worker start-up),
+# mutants, 3 seeds each: nine workers, seconds on two cores),
 # and both bugs show on most drawn cases (a K-loop tail: any K that is no
 # multiple of the block; a missing scale: any scale but 1), so they die within
 # a few examples at any seed.  A bug that shows on rare cases only, such as
