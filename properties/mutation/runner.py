@@ -643,6 +643,9 @@ def cmd_mutants(args: argparse.Namespace) -> int:
             print(f"{m.name:<{width}}{m.mimics}{tag}")
         return 0
     targets = list(dict.fromkeys(t for m in muts if not m.equivalent for t in m.targets))
+    # It can take minutes (on a GPU, every new shape compiles): say what runs meanwhile.
+    print(f"baseline: the unmutated kernels on {len(targets)} targets, "
+          f"{args.examples} examples each", flush=True)
     base = run_baseline(targets, examples=args.examples, seed=args.seed, backend=args.backend,
                         jobs=args.jobs, layouts=args.layouts, families=args.families,
                         timeout=args.timeout, target_seconds=args.target_seconds)
