@@ -8,8 +8,12 @@ The full catalogue runs with ``attnfuzz mutants``.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -279,3 +283,25 @@ def test_cheap_mutants_are_killed_at_every_seed():
             assert not base.result().failing, (seed, base.result())
         for (mutant, seed), r in kills.items():
             assert r.result().killed, (seed, mutant, r.result().status(), r.result().detail)
+
+
+def test_ctrl_c_ends_a_mutants_run_within_moments(tmp_path):
+    """A Ctrl-C (to the terminal's process group, or to the command alone)
+    starts no further worker, interrupts the running ones and ends the command
+    with status 130 and one line, where the run would go on for minutes."""
+    launch = ("import os, signal, sys\n"
+              "signal.signal(signal.SIGINT, signal.SIG_DFL)  # as at a terminal\n"
+              "os.execv(sys.executable, [sys.executable, '-m', 'attnfuzz', 'mutants', "
+              "'--only', 'flash.*', '--examples', '200', '--jobs', '2'])\n")
+    for group in (True, False):
+        proc = subprocess.Popen([sys.executable, "-c", launch], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                                start_new_session=True)
+        assert proc.stdout.readline().startswith("baseline: ")
+        time.sleep(2)  # its workers are running
+        start = time.monotonic()
+        (os.killpg if group else os.kill)(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert time.monotonic() - start < 30, (group, out, err)
+        assert proc.returncode == 130, (group, out, err)
+        assert err.strip() == "attnfuzz mutants: interrupted", (group, err)

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -88,6 +90,26 @@ def test_a_timeout_kills_the_worker_and_what_it_started(made):
         time.sleep(0.05)
     else:
         pytest.fail(f"the hanging worker's child {pid} outlived its timeout")
+
+
+def test_ctrl_c_at_the_zygote_interrupts_its_workers_as_it_would_fresh_ones(made):
+    """A Ctrl-C passed to the zygote (``interrupt``) reaches the workers' own
+    groups, and a worker ends as an interrupted Python does (killed by SIGINT,
+    after its traceback)."""
+    zyg, env, root = made
+    work = root / "work"
+    (work / "child.pid").unlink(missing_ok=True)
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(zyg.run, _cmd("hang"), env=env, cwd=str(work), timeout=30)
+        for _ in range(400):
+            if (work / "child.pid").exists():
+                break
+            time.sleep(0.05)
+        os.kill(zyg._proc.pid, signal.SIGINT)
+        ended = running.result()
+    assert ended.returncode == -signal.SIGINT, ended
+    assert "KeyboardInterrupt" in ended.stderr
+    assert zyg.run(_cmd("0"), env=env, cwd=str(work)).returncode == 0
 
 
 def test_only_a_python_module_run_in_the_zygotes_environment_is_forked(made):

@@ -27,15 +27,18 @@ targets (``reach``) is still a survivor, marked so.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -87,6 +90,27 @@ class Baseline:
     # The targets a time box cut short, each with the examples it ran: every
     # mutant runs at most those, so that each of its cases passed here.
     cut: dict[str, int] = field(default_factory=dict)
+
+
+@contextlib.contextmanager
+def _threads(jobs: int) -> Iterator[ThreadPoolExecutor]:
+    """Threads that each wait on a worker.  Interrupted (a Ctrl-C in the
+    waiting thread), it starts no queued worker and interrupts the running
+    ones, so that the command ends within moments, not after every mutant."""
+    zygote.resume()
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        zygote.interrupt()
+        raise
+    pool.shutdown()
+
+
+def _interrupted(proc: subprocess.CompletedProcess) -> bool:
+    # A worker ended by Ctrl-C: not a result, and nothing to retry.
+    return proc.returncode == -signal.SIGINT
 
 
 def _package_dirs() -> dict[str, Path]:
@@ -221,6 +245,8 @@ def run_mutant(
         errors = _sanitizer_errors(proc.stdout + proc.stderr)
         if errors:
             return result(True, property="compute-sanitizer memcheck", detail=errors[:300])
+    if _interrupted(proc):
+        return result(False, error=True, detail="interrupted")
     lines_out = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode != 0 or not lines_out:
         tail = (proc.stderr or proc.stdout)[-2000:]
@@ -259,6 +285,8 @@ def run_baseline(
                 why = None
             except subprocess.TimeoutExpired:
                 why = f"the unmutated kernels did not finish it in {timeout:g}s"
+        if why is None and _interrupted(proc):
+            return {"failing": {}, "examples": 0, "cut": {}}
         lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")] if why is None else []
         if why is None and (proc.returncode != 0 or not lines):
             why = "the worker broke on the unmutated kernels: " + _error_of(proc)
@@ -275,7 +303,7 @@ def run_baseline(
                 "examples": sum(o["examples"] for o in outs),
                 "cut": {k: v for o in outs for k, v in o["cut"].items()}}
 
-    with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
+    with _threads(len(chunks)) as pool:
         outs = list(pool.map(one, chunks))
     failing = {k: v for o in outs for k, v in o["failing"].items()}
     return Baseline(failing, sum(o["examples"] for o in outs),
@@ -538,7 +566,7 @@ def run_all(muts: list[Mutant], *, examples: int, seed: int, jobs: int, backend:
             progress=print, layouts=None, families=None, sanitize=False,
             timeout=None, target_seconds=None, caps=None) -> list[Result]:
     results: list[Result] = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with _threads(jobs) as pool:
         futures = [pool.submit(run_mutant, m, examples=examples, seed=seed, backend=backend,
                                layouts=layouts, families=families, sanitize=sanitize,
                                timeout=timeout, target_seconds=target_seconds, caps=caps)

@@ -10,7 +10,10 @@ working directory and ``sys.path`` (the working directory, then
 ``PYTHONPATH``, then the interpreter's own), stdin from ``/dev/null``,
 stdout and stderr captured, its exit status (minus the signal that killed
 it) returned.  A worker is still its own process, in its own process group:
-a crash, a hang or a leak stays in it, and a timeout kills the group.
+a crash, a hang or a leak stays in it, and a timeout kills the group.  The
+zygote has its own session, so a terminal's Ctrl-C reaches only the caller,
+which passes it on to every worker (``interrupt``); a caller that exits
+takes its workers with it.
 
 The modules the zygote imported are shared, so a worker is run there only
 when its environment equals the zygote's but for the keys that only the
@@ -46,6 +49,7 @@ import json, os, select, signal, sys
 import numpy, torch, triton, hypothesis  # noqa: F401 - what every worker imports
 
 BASE_PATH = [p for p in sys.path[1:] if p not in os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+children, pending = {}, b""  # worker pid -> request id; unread request bytes
 wake_r, wake_w = os.pipe()
 os.set_blocking(wake_r, False)
 os.set_blocking(wake_w, False)
@@ -53,14 +57,37 @@ signal.set_wakeup_fd(wake_w)
 signal.signal(signal.SIGCHLD, lambda *_: None)
 
 
+def interrupt(*_):
+    # The caller's Ctrl-C, passed on (``interrupt`` below) to each worker's group,
+    # as a terminal's reaches a worker started anew.
+    for pid in children:
+        try:
+            os.killpg(pid, signal.SIGINT)
+        except OSError:
+            pass
+
+
+signal.signal(signal.SIGINT, interrupt)
+
+
 def say(obj):
     os.write(1, (json.dumps(obj) + "\n").encode())
 
 
 def become(req):
+    # Nothing may return from here: the child would go on as a second zygote.
+    code = 1
+    try:
+        code = work(req)
+    finally:
+        os._exit(code)
+
+
+def work(req):
     import runpy, traceback
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     os.close(wake_r)
     os.close(wake_w)
     os.setpgid(0, 0)
@@ -78,6 +105,8 @@ def become(req):
     sys.argv = [req["module"], *req["args"]]
     code = 0
     try:
+        # A Ctrl-C passed on since the fork (held back by the zygote) lands here.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         runpy.run_module(req["module"], run_name="__main__", alter_sys=True)
     except SystemExit as exc:
         if exc.code is None or isinstance(exc.code, int):
@@ -85,6 +114,11 @@ def become(req):
         else:
             print(exc.code, file=sys.stderr)
             code = 1
+    except KeyboardInterrupt:  # as Python ends on one: killed by the signal
+        traceback.print_exc()
+        sys.stderr.flush()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
     except BaseException:
         traceback.print_exc()
         code = 1
@@ -93,8 +127,9 @@ def become(req):
         atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
-    finally:
-        os._exit(code)
+    except BaseException:
+        pass
+    return code
 
 
 def reap(children):
@@ -109,7 +144,6 @@ def reap(children):
         say({"id": children.pop(pid), "status": code})
 
 
-children, pending = {}, b""
 say({"ready": True})
 while True:
     try:
@@ -135,6 +169,9 @@ while True:
         while b"\n" in pending:
             line, pending = pending.split(b"\n", 1)
             req = json.loads(line)
+            # SIGINT is held from before the fork until the child can take it
+            # (``work``) and the parent has it in ``children`` to pass one on.
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             pid = os.fork()
             if pid == 0:
                 become(req)
@@ -143,6 +180,7 @@ while True:
             except OSError:
                 pass
             children[pid] = req["id"]
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             say({"id": req["id"], "pid": pid})
         reap(children)
 """
@@ -160,9 +198,11 @@ class Zygote:
         self.env = _key(env)
         # Torch and the rest are found as this process found them.
         own = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+        # Its own session: a terminal's Ctrl-C reaches the caller alone, which
+        # passes it on (``interrupt``) once the zygote is there to take it.
         self._proc = subprocess.Popen(
             [sys.executable, "-c", _SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env={**self.env, **own}, cwd=tempfile.gettempdir())
+            env={**self.env, **own}, cwd=tempfile.gettempdir(), start_new_session=True)
         self._lock = threading.Lock()
         self._done = threading.Condition()
         self._pids: dict[int, int] = {}
@@ -190,9 +230,13 @@ class Zygote:
             self._alive = False
             self._done.notify_all()
 
-    def _wait(self, ident: int, what: dict[int, int], timeout: float | None) -> int | None:
+    def _wait(self, ident: int, what: dict[int, int], timeout: float | None,
+              stop: bool = False) -> int | None:
+        """What ``ident`` has in ``what`` once it comes, the zygote is gone,
+        ``timeout`` passes or (with ``stop``) ``interrupt`` is called."""
         with self._done:
-            self._done.wait_for(lambda: ident in what or not self._alive, timeout)
+            self._done.wait_for(lambda: ident in what or not self._alive
+                                or stop and _STOP.is_set(), timeout)
             return what.get(ident)
 
     def run(self, cmd: list[str], *, env: dict[str, str], cwd: str,
@@ -208,7 +252,9 @@ class Zygote:
                 self._proc.stdin.write((json.dumps(request) + "\n").encode())
                 self._proc.stdin.flush()
             pid = self._wait(ident, self._pids, None)
-            status = self._wait(ident, self._status, timeout) if pid is not None else None
+            status = self._wait(ident, self._status, timeout, stop=True) if pid else None
+            if pid is not None and status is None and _STOP.is_set():
+                status = self._interrupt(ident, pid)
             timed_out = pid is not None and status is None and self._alive
             if timed_out:
                 try:
@@ -225,6 +271,19 @@ class Zygote:
                 cmd, 1, text[0], text[1] + "\nthe zygote that forked this worker exited")
         return subprocess.CompletedProcess(cmd, status, text[0], text[1])
 
+    def _interrupt(self, ident: int, pid: int) -> int | None:
+        """Ctrl-C to a worker's group, then, if it has not ended within
+        ``GRACE`` seconds, a kill: Python drops a KeyboardInterrupt that lands
+        in a garbage collector's callback (Hypothesis has one), and the worker
+        would run on.  Ended either way, it counts as interrupted."""
+        for sig, wait in ((signal.SIGINT, GRACE), (signal.SIGKILL, None)):
+            with contextlib.suppress(OSError):
+                os.killpg(pid, sig)
+            status = self._wait(ident, self._status, wait)
+            if status is not None:
+                return -signal.SIGINT if status == -signal.SIGKILL else status
+        return None
+
     def close(self) -> None:
         if self._proc.poll() is None:
             self._proc.stdin.close()
@@ -235,12 +294,16 @@ class Zygote:
 _ZYGOTES: dict[frozenset, Zygote] = {}
 _MOST = 4  # each holds torch in memory (about 300 MB)
 _START = threading.Lock()
+_STOP = threading.Event()  # set by ``interrupt``
+GRACE = 5.0  # seconds an interrupted worker has to end before it is killed
 
 
 def run(cmd: list[str], *, env: dict[str, str], cwd: str,
         timeout: float | None = None) -> subprocess.CompletedProcess:
     """``subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
     timeout=timeout)``, forked from a zygote where one serves it."""
+    if _STOP.is_set():
+        return subprocess.CompletedProcess(cmd, -signal.SIGINT, "", "interrupted: not started")
     zygote = None
     # Linux alone: elsewhere a fork of a process with torch loaded is not
     # known to be safe (macOS) or there is no fork (Windows).
@@ -253,4 +316,25 @@ def run(cmd: list[str], *, env: dict[str, str], cwd: str,
                 atexit.register(zygote.close)
     if zygote is not None and zygote.serves(cmd, env):
         return zygote.run(cmd, env=env, cwd=cwd, timeout=timeout)
+    if _STOP.is_set():  # interrupted while a zygote was starting
+        return subprocess.CompletedProcess(cmd, -signal.SIGINT, "", "interrupted: not started")
     return subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def interrupt() -> None:
+    """Pass a Ctrl-C on to every worker of this process's zygotes (each
+    passes it to its workers' groups), as a terminal's reaches workers that
+    share its process group; until ``resume``, a worker asked for is not
+    started (returned as ended by the signal)."""
+    _STOP.set()
+    for zyg in list(_ZYGOTES.values()):
+        if zyg._proc.poll() is None:
+            with contextlib.suppress(OSError):
+                os.kill(zyg._proc.pid, signal.SIGINT)
+        with zyg._done:  # the threads waiting on its workers see it
+            zyg._done.notify_all()
+
+
+def resume() -> None:
+    """Start workers again after ``interrupt``."""
+    _STOP.clear()

@@ -479,6 +479,10 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"attnfuzz {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # A campaign (``run``) handles its own; a replay or mutants run ends here.
+        print(f"attnfuzz {args.command}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The reader left (``| head``): stop quietly, and keep Python's exit
         # flush of stdout from failing the same way.
