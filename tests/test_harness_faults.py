@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 import torch
-from hypothesis import Phase, example, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from attnfuzz.properties import backend, checks, implementations
@@ -199,7 +199,11 @@ def test_a_call_out_of_device_memory_is_a_rejected_example_not_a_failure():
     name = implementations.of_function(_out_of_memory_past_16_rows).name
     _RAN_OUT.clear()
 
-    @settings(max_examples=30, database=None, deadline=None)
+    # Most drawn cases are longer than 16 rows and so run out here: at some seeds
+    # 50 rejections came before 10 cases that fit, and Hypothesis' health check
+    # for heavy filtering would report the planted implementation, not the harness.
+    @settings(max_examples=30, database=None, deadline=None,
+              suppress_health_check=[HealthCheck.filter_too_much])
     @given(checks.get("oracle").cases(implementations.get(name), "float32"))
     def run(case):
         harness.check("oracle", name, case)
