@@ -8,10 +8,10 @@ working tree: Triton re-reads kernel source from files), and runs a worker
 process whose ``PYTHONPATH`` is that copy, so ``attnfuzz.kernels`` is the
 mutant while the properties and the oracle are unchanged copies.  Workers
 are forked from a process that has imported torch (``zygote``), so that each
-mutant does not pay that import again.  The worker
-runs the mutant's properties in order with a fixed Hypothesis seed and stops
-at the first failure: the mutant is *killed* by that property, after that
-many examples and seconds.
+mutant does not pay that import again.  The worker runs the mutant's
+properties in order with a fixed Hypothesis seed and stops at the first
+failure: the mutant is *killed* by that property, after that many examples
+and seconds.
 
 Before any mutant, the unmutated kernels run on the same targets and seed
 (``run_baseline``): a target that fails on clean code would kill every
