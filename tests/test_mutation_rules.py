@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import torch
 
 import attnfuzz.kernels
 from attnfuzz.properties import checks, implementations
@@ -160,3 +161,33 @@ def test_tracing_records_whether_an_edited_line_ran(tmp_path):
         namespace["g"](1)
     assert hit[0]
     assert reach.watch(str(path), "X = 1\n", range(1, 2)).always
+
+
+_BACKWARD_TOY = """\
+import torch
+
+
+class Twice(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+"""
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="autograd's device threads: a GPU")
+def test_tracing_sees_a_gpu_tensors_backward(tmp_path):
+    # Autograd runs a CUDA tensor's backward in a device thread of its own,
+    # where the worker's trace function is not installed; the line must still count.
+    path = tmp_path / "twice.py"
+    path.write_text(_BACKWARD_TOY)
+    namespace: dict = {}
+    exec(compile(_BACKWARD_TOY, str(path), "exec"), namespace)
+    x = torch.ones(4, device="cuda", requires_grad=True)
+    with reach.tracing(reach.watch(str(path), _BACKWARD_TOY, range(11, 12))) as hit:
+        namespace["Twice"].apply(x).sum().backward()
+    assert hit[0]
+    assert torch.equal(x.grad, torch.full_like(x, 2.0))

@@ -224,6 +224,18 @@ def tracing(w: Watch | None) -> Iterator[list[bool]]:
     previous = sys.gettrace()
     sys.settrace(calls)
     try:
-        yield hit
+        with _backwards_in_this_thread():
+            yield hit
     finally:
         sys.settrace(previous)
+
+
+@contextlib.contextmanager
+def _backwards_in_this_thread() -> Iterator[None]:
+    """``sys.settrace`` sees the calling thread only, and autograd runs the
+    backward of a GPU tensor (a kernel's backward launcher with it) in a thread
+    of its own per device: inside, a backward runs in the thread that asks for it."""
+    import torch
+
+    with torch.autograd.set_multithreading_enabled(False):
+        yield
