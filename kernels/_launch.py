@@ -39,6 +39,7 @@ import functools
 import json
 import os
 import tempfile
+import weakref
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -208,6 +209,18 @@ def _hooks_idle() -> bool:
     return True
 
 
+# Every launch cache made, so that one call forgets them all, those made on
+# demand (one per tile shape) and those of kernels added later included.
+_EVERY: weakref.WeakSet[LaunchCache] = weakref.WeakSet()
+
+
+def clear_launch_caches() -> None:
+    """Forget every launch of every ``LaunchCache``: the launch state a fresh
+    process starts from (the compiled kernels stay in Triton's own caches)."""
+    for cache in list(_EVERY):
+        cache.clear()
+
+
 class LaunchCache:
     """Compiled launches of one ``@triton.jit`` kernel, keyed by what specialises them.
 
@@ -226,6 +239,12 @@ class LaunchCache:
         self.entries: dict[Hashable, tuple] = {}
         self.direct_launches = 0  # launches that went through JITFunction.run
         self._equal_globals: dict[tuple, object] = {}
+        _EVERY.add(self)
+
+    def clear(self) -> None:
+        """Forget every launch: the next of each key goes through ``JITFunction.run``."""
+        self.entries.clear()
+        self._equal_globals.clear()
 
     def launch(self, plan: Hashable, tensors: tuple[torch.Tensor, ...], build: Build) -> None:
         """Launch with ``tensors`` as the kernel's leading arguments.
@@ -271,7 +290,7 @@ class LaunchCache:
         names = self.fn.arg_names[len(tensors) + len(args):]
         grid3 = (*grid, 1, 1)[:3]
         if len(self.entries) >= self.max_entries:
-            self.entries.clear()
+            self.clear()
         self.entries[key] = (kernel, grid3, (*args, *(meta[n] for n in names)),
                              DirectLaunch.of(kernel, len(tensors)))
 

@@ -38,7 +38,7 @@ import attnfuzz.kernels.hopper_backward as hb
 import attnfuzz.kernels.hopper_prefill as hp
 import attnfuzz.kernels.split_decode as sd
 from attnfuzz.kernels._checks import check_attention_inputs
-from attnfuzz.properties import backend
+from attnfuzz.properties import backend, implementations
 
 STREAM = 7
 
@@ -546,3 +546,19 @@ def test_a_replayed_hopper_backward_launch_is_the_launch_triton_makes(
         _through_the_entry_point(paired.cache)
         for cached, direct in paired.pairs:
             assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"
+
+
+def test_the_fused_kernels_reset_forgets_every_launch_cache():
+    # The stateful property resets an implementation between sequences and
+    # then replays a failing one without the calls before it: a launch cache
+    # the reset missed carries state over that the dump does not recreate.
+    fb._through_tma(fb._bwd_dkdv_kernel, 64, 64, 64, 64)  # made per tile shape, on demand
+    caches = [*fb._THROUGH_TMA.values()]
+    caches += [v for m in (fa, fb, hb, hp, sd) for v in vars(m).values()
+               if isinstance(v, launch.LaunchCache)]
+    assert {id(c) for c in (hb._DKDV, hb._DQ, hp._HOPPER, fa._PREFILL)} <= {id(c) for c in caches}
+    for name in ("flash", "decode", "hopper"):
+        for i, cache in enumerate(caches):
+            cache.entries[("planted", i)] = ()
+        implementations.get(name).reset()
+        assert [c for c in caches if c.entries] == [], name

@@ -83,16 +83,14 @@ def _paged(q, k_cache, v_cache, table, seqlens, planned=False, return_lse=True, 
 
 
 def _reset_flash() -> None:
-    # Compiled launches and the decode merge's tile counters; not the
-    # autotuner's choices, whose retuning costs seconds per shape.
-    from ...kernels import flash, flash_backward, hopper_prefill
+    # Compiled launches (every launch cache of the kernels, the Hopper
+    # backward's and the TMA ones made per tile shape too) and the decode
+    # merge's tile counters; not the autotuner's choices, whose retuning
+    # costs seconds per shape.
+    from ...kernels import _launch, flash
 
-    flash._PREFILL.entries.clear()
-    hopper_prefill._HOPPER.entries.clear()
-    flash._DECODE.entries.clear()
+    _launch.clear_launch_caches()
     flash._COUNTERS.clear()
-    for cache in (flash_backward._PREPROCESS, flash_backward._DKDV, flash_backward._DQ):
-        cache.entries.clear()
 
 
 def _matmul(a, b, out, **kw):
