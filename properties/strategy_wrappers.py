@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from .model.cases import MAX_SEQLENS, ORDERS, UNUSED_ENTRIES, AttentionCase, Case, Serving
-from .model.layouts import INDEX_VIEWS, NAMES
+from .model.layouts import INDEX_VIEWS, NAMES, Layout
 from .strategy_parts import _known, _names_for, layouts
 
 
@@ -79,6 +79,16 @@ def backward_cases(
 ) -> st.SearchStrategy[AttentionCase]:
     """Attention cases made backward cases: an upstream gradient dO in a drawn
     layout of its own (broadcasts too: the gradient of a sum is one)."""
-    names = _names_for(4, _known(layout_names, "layout_names", NAMES))
-    return st.tuples(cases, layouts(4, names)).map(
-        lambda t: replace(t[0], backward=True, do_layout=t[1]))
+    return st.tuples(cases, do_layouts(layout_names)).map(lambda t: as_backward(*t))
+
+
+def do_layouts(layout_names: tuple[str, ...] = NAMES) -> st.SearchStrategy[Layout]:
+    """Layouts of a backward's upstream gradient dO (4-D, broadcasts too)."""
+    return layouts(4, _names_for(4, _known(layout_names, "layout_names", NAMES)))
+
+
+def as_backward(case: AttentionCase, do_layout: Layout) -> AttentionCase:
+    """``case`` differentiated, with dO in ``do_layout``, and without an
+    ``out=`` (a differentiable call returns a new tensor)."""
+    return replace(case, backward=True, do_layout=do_layout,
+                   options=tuple(o for o in case.options if o[0] != "out"))

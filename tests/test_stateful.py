@@ -27,6 +27,8 @@ from attnfuzz.properties import checks, implementations
 from attnfuzz.properties.checks import neighbours, stateful
 from attnfuzz.properties.implementations import Support
 from attnfuzz.properties.model.cases import AttentionCase
+from attnfuzz.properties.model.layouts import named
+from attnfuzz.properties.strategy_wrappers import as_backward
 from tests.user_attention import mine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -445,3 +447,28 @@ def test_what_is_not_a_sequence_dump_is_refused(tmp_path):
         stateful.replay_sequence(tmp_path)
     with pytest.raises(ValueError, match="not a stateful dump"):
         stateful.replay_sequence(tmp_path / "nothing")
+
+
+def test_a_sweep_of_a_call_not_differentiated_may_be_one_of_differentiated_calls(
+        tmp_path, monkeypatch):
+    # A backward's launch caches are tried one argument at a time only by a
+    # sweep of differentiated calls: in a sequence that holds them, a sweep of a
+    # forward call may run the call differentiated first, then its neighbours.
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    impl = implementations.get(implementations.of_function(
+        mine, supports=Support(backward=True)).name)
+    # No GQA: ``mine`` sums a group's dV in the input dtype, past the float16 bound.
+    forward = AttentionCase(hq=2, hkv=2, sq=3, sk=5, causal=True)
+    picks, do = [0] * len(stateful.NEIGHBOURS), named("bshd")
+    for backward, dl, want in [(True, do, True), (True, None, False), (False, None, False)]:
+        machine = stateful.machine(impl.name, "float32", repeats=1, sweeps=True,
+                                   backward=backward, cases=st.nothing())()
+        earlier = machine.sequence.call(forward)
+        machine.sweep(earlier, picks, dl)
+        swept = machine.sequence.cases[1:]
+        first = as_backward(forward, do) if want else forward
+        assert swept == [first] * want + stateful.sweep_of(first, impl, picks), (backward, dl)
+        assert all(bool(c.backward) is want for c in swept)
+        if want:
+            assert machine.sequence.steps[1]["case"]["backward"]
+            assert all(c.do_layout == do for c in swept)

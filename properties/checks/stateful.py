@@ -69,6 +69,8 @@ from ..implementations import conventions, get
 from ..implementations.implementation import ContractViolation
 from ..model.cases import Case, build, from_json, to_json
 from ..model.dumps import lenient, strict
+from ..model.layouts import Layout
+from ..strategy_wrappers import as_backward, do_layouts
 from .execution import (
     bitwise,
     context_killer,
@@ -424,6 +426,7 @@ def machine(
     max_steps: int | None = None,
     reset: Callable[[], None] | None = None,
     sweeps: bool | None = None,
+    backward: bool = False,
     cases: st.SearchStrategy[Case],
 ) -> type[RuleBasedStateMachine]:
     """A state machine of ``call`` and ``repeat`` steps on one implementation and dtype.
@@ -436,6 +439,10 @@ def machine(
     over from one drawn sequence to the next, as in a long-running process, and
     a failure may need an earlier sequence (Hypothesis then reports it flaky).
     ``sweeps``: whether the ``sweep`` rule is drawn (default ``default_sweeps()``).
+    ``backward``: whether ``cases`` holds differentiated calls; then a sweep of
+    a call that was not differentiated may be, the call first, then its
+    neighbours (a backward has launch caches of its own, which only a sweep of
+    differentiated calls tries one argument at a time).
     ``cases``: the strategy each call draws its case from.
     """
     count = default_repeats() if repeats is None else repeats
@@ -484,11 +491,17 @@ def machine(
 
             @rule(target=calls, earlier=calls,
                   picks=st.lists(st.integers(0, 15), min_size=len(NEIGHBOURS),
-                                 max_size=len(NEIGHBOURS)))
-            def sweep(self, earlier: Call, picks: list[int]):
-                """Each kind of neighbour of an earlier call, one after another."""
+                                 max_size=len(NEIGHBOURS)),
+                  do=st.none() | do_layouts() if backward else st.none())
+            def sweep(self, earlier: Call, picks: list[int], do: Layout | None):
+                """Each kind of neighbour of an earlier call, one after another;
+                with ``do``, of the call differentiated (dO in that layout)."""
                 __tracebackhide__ = True
-                cases = sweep_of(earlier.case, self.sequence.impl, picks)
+                case, first = earlier.case, []
+                if do is not None and not _differentiated(case):
+                    case = as_backward(case, do)
+                    first = [case]
+                cases = first + sweep_of(case, self.sequence.impl, picks)
                 return multiple(*(self._step(self.sequence.call, c) for c in cases))
 
         @precondition(lambda self: count > 0)
@@ -557,7 +570,8 @@ def run(
     (``checks.run_stateful`` decides), for the failure's command to draw
     them again."""
     __tracebackhide__ = True
-    cls = machine(impl_name, dtype, repeats=repeats, reset=reset, sweeps=sweeps, cases=cases)
+    cls = machine(impl_name, dtype, repeats=repeats, reset=reset, sweeps=sweeps,
+                  backward=bool(backward), cases=cases)
     chosen = seed if seed is not None else hypothesis_internals.global_seed()
     cls.dump_seed = chosen
     cls.reproduce = (
