@@ -32,7 +32,14 @@ Steps (per query head; a KV head's dK, dV sum its group's heads):
     dQ    scale dS~ K:  |scale| (e_dS |K| + c(Sk) |dS~| |K| + 2 u32 |dS~| |K|)
     dK    scale dS~^T Q: the same over G Sq terms
 
-and each gradient is rounded to the input dtype: in fp32 ``(1 + u_out) inner
+A KV head's dK and dV sum its group's query heads in one of two ways, and
+unsaid (``group_sum``) the larger bound is taken: in fp32 inside the kernel
+(the sums above, rounded once), or each query head's rounded to the input
+dtype and then summed in fp32 (FlashAttention-2's expanded dK, dV): each
+head's within its own bound b_h of its exact value, their sum within
+sum_h b_h + (G - 1) u32 sum_h (|g_h| + b_h) of the group's, and rounded again.
+
+Each gradient is rounded to the input dtype: in fp32 ``(1 + u_out) inner
 + u_out |g| + floor``; in 16 bits exactly, from the interval of what rounding
 a value within inner of g can give (``_rounded``).  Dots also carry n
 tiny32 for flushed fp32 subnormals.
@@ -200,6 +207,7 @@ def attention_grad_bounds(
     dtype: torch.dtype | None = None,
     delta_from: str | None = None,
     out: torch.Tensor | None = None,
+    group_sum: str | None = None,
 ) -> dict[str, torch.Tensor]:
     """Bounds for dq, dk, dv.
 
@@ -210,10 +218,15 @@ def attention_grad_bounds(
     copies with the kernel's ``dtype`` given.  ``delta_from``: how the
     backward forms delta, "probs" or "output" (then ``out``, the output the
     kernel returned, (B, Hq, Sq, Dv)); None: either, from any output within
-    the forward's bound (see the module docstring).
+    the forward's bound (see the module docstring).  ``group_sum``: how dK
+    and dV sum a KV head's group of query heads, "fp32" (in the kernel, the
+    partial sums unrounded) or "rounded" (each query head's rounded to the
+    dtype, then summed in fp32 and rounded); None: either.
     """
     if delta_from not in (None, "probs", "output"):
         raise ValueError(f"delta_from must be None, 'probs' or 'output', got {delta_from!r}")
+    if group_sum not in (None, "fp32", "rounded"):
+        raise ValueError(f"group_sum must be None, 'fp32' or 'rounded', got {group_sum!r}")
     if delta_from == "output" and out is None:
         raise ValueError("delta_from='output' needs out, the output the kernel returned")
     dtype = q.dtype if dtype is None else dtype
@@ -238,80 +251,115 @@ def attention_grad_bounds(
     floor = rounding_floor(dtype) if dtype != torch.float32 else 0.0
     r = torch.where(visible, _scaled(u, p_hat) + floor, zero)
 
-    def kv_dot(a_err: torch.Tensor, a_mag: torch.Tensor, b_abs: torch.Tensor) -> torch.Tensor:
-        """Bound of sum over (group, Sq) of a^T b, before the final rounding."""
-        n = group * sq
-        per_head = a_err.transpose(-1, -2) @ b_abs
-        mags = a_mag.transpose(-1, -2) @ b_abs
-        return _group_sum(per_head + dot_coeff(n, dtype, input_precision) * mags, hkv) + n * TINY32
+    q64, do64 = (t.to(p.device, torch.float64) for t in (q, do))
 
-    if u:
-        # P~ = fl(p^): its error, rounding included, is what _rounded_dot bounds
-        # (p^ + r still bounds |P~| in the dot's own rounding term).
-        do64 = do.to(p.device, torch.float64)
-        dv_inner = (_rounded_dot(p, e_p, do64, doa, dtype, hkv)
-                    + kv_dot(zero, p_hat + r, doa))
-    else:
-        dv_inner = kv_dot(e_p + r, p_hat + r, doa)
+    def exact_kv(heads: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """The exact dK and dV, summed over each of ``heads`` heads' query heads."""
+        if heads == hkv:
+            return grads["dk"], grads["dv"]
+        return (_group_sum(scale * (grads["ds"].transpose(-1, -2) @ q64), heads),
+                _group_sum(p.transpose(-1, -2) @ do64, heads))
 
-    e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
-    dp_abs = grads["dp"].abs()
-    three_delta = (e_p * dp_abs + p_hat * e_dp).sum(-1, keepdim=True) + dot_coeff(
-        sk, torch.float32
-    ) * (p_hat * (dp_abs + e_dp)).sum(-1, keepdim=True) + sk * TINY32
-    floor_s = 0.0 if scale == 0 else floor * max(1.0, 1 / abs(scale))
-    s = abs(scale)
+    def inners(heads: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """dQ's, dK's and dV's bounds before their final rounding, dK and dV
+        summed over each of ``heads`` heads' query heads (``hkv``: a KV head's
+        group, in fp32; ``Hq``: each query head's own)."""
+        per = q.shape[1] // max(heads, 1)
+        dk_exact = exact_kv(heads)[0]
 
-    if u and delta_from is not None:
-        q64, k64 = (t.to(p.device, torch.float64) for t in (q, k))
-        k64 = k64.repeat_interleave(group, dim=1)
-        if delta_from == "probs":
-            delta_c, e_centre = grads["delta"], three_delta
-            centre, dq_c, dk_c = grads["ds"], grads["dq"], grads["dk"]
+        def kv_dot(a_err: torch.Tensor, a_mag: torch.Tensor, b_abs: torch.Tensor
+                   ) -> torch.Tensor:
+            """Bound of sum over (group, Sq) of a^T b, before the final rounding."""
+            n = per * sq
+            per_head = a_err.transpose(-1, -2) @ b_abs
+            mags = a_mag.transpose(-1, -2) @ b_abs
+            return (_group_sum(per_head + dot_coeff(n, dtype, input_precision) * mags, heads)
+                    + n * TINY32)
+
+        if u:
+            # P~ = fl(p^): its error, rounding included, is what _rounded_dot bounds
+            # (p^ + r still bounds |P~| in the dot's own rounding term).
+            dv_inner = (_rounded_dot(p, e_p, do64, doa, dtype, heads)
+                        + kv_dot(zero, p_hat + r, doa))
         else:
-            o_hat = out.to(p.device, torch.float64)
-            delta_c = (do64 * o_hat).sum(-1, keepdim=True)  # do64: from dV's 16-bit step
-            centre = torch.where(visible, p * (grads["dp"] - delta_c), zero)
-            e_centre = dot_coeff(dv_dim, torch.float32) * (
-                doa * o_hat.abs()).sum(-1, keepdim=True) + dv_dim * TINY32
-            dq_c = scale * (centre @ k64)
-            dk_c = _group_sum(scale * (centre.transpose(-1, -2) @ q64), hkv)
-        gap_c = (grads["dp"] - delta_c).abs()
-        e_pre = e_p * gap_c + p_hat * (e_dp + e_centre) + 3 * U32 * p_hat * (
-            gap_c + e_dp + e_centre)
-        e_pre = torch.where(visible, e_pre, zero)
-        dq_inner, dk_inner = _ds_rounded(
-            centre, e_pre, q64, k64, qa, ka, scale, dtype, input_precision, visible, hkv,
-            floor_s)
-        dq_inner = dq_inner + (dq_c - grads["dq"]).abs()
-        dk_inner = dk_inner + (dk_c - grads["dk"]).abs()
-    else:
-        out_err = forward["out"]
-        fused_delta = (doa * out_err).sum(-1, keepdim=True) + dot_coeff(
-            dv_dim, torch.float32) * (doa * (grads["out"].abs() + out_err)).sum(
-            -1, keepdim=True) + dv_dim * TINY32
-        e_delta = torch.maximum(fused_delta, three_delta)
-        gap = (grads["dp"] - grads["delta"]).abs()
-        e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
-        ds_mag = grads["ds"].abs() + e_ds
-        e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
-        ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
-        # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^
-        # in the inputs' dtype, anywhere within the forward's bound): no exact
-        # value of dS^ to round here, so dS's rounding stays u |dS^| at worst.
-        dq_inner = s * (
-            e_ds @ ka
-            + (dot_coeff(sk, dtype, input_precision) + 2 * U32) * (ds_mag @ ka)
-            + sk * TINY32
-        )
-        dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, hkv)
-        dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
+            dv_inner = kv_dot(e_p + r, p_hat + r, doa)
+
+        e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
+        dp_abs = grads["dp"].abs()
+        three_delta = (e_p * dp_abs + p_hat * e_dp).sum(-1, keepdim=True) + dot_coeff(
+            sk, torch.float32
+        ) * (p_hat * (dp_abs + e_dp)).sum(-1, keepdim=True) + sk * TINY32
+        floor_s = 0.0 if scale == 0 else floor * max(1.0, 1 / abs(scale))
+        s = abs(scale)
+
+        if u and delta_from is not None:
+            k64 = k.to(p.device, torch.float64).repeat_interleave(group, dim=1)
+            if delta_from == "probs":
+                delta_c, e_centre = grads["delta"], three_delta
+                centre, dq_c, dk_c = grads["ds"], grads["dq"], dk_exact
+            else:
+                o_hat = out.to(p.device, torch.float64)
+                delta_c = (do64 * o_hat).sum(-1, keepdim=True)  # do64: from dV's 16-bit step
+                centre = torch.where(visible, p * (grads["dp"] - delta_c), zero)
+                e_centre = dot_coeff(dv_dim, torch.float32) * (
+                    doa * o_hat.abs()).sum(-1, keepdim=True) + dv_dim * TINY32
+                dq_c = scale * (centre @ k64)
+                dk_c = _group_sum(scale * (centre.transpose(-1, -2) @ q64), heads)
+            gap_c = (grads["dp"] - delta_c).abs()
+            e_pre = e_p * gap_c + p_hat * (e_dp + e_centre) + 3 * U32 * p_hat * (
+                gap_c + e_dp + e_centre)
+            e_pre = torch.where(visible, e_pre, zero)
+            dq_inner, dk_inner = _ds_rounded(
+                centre, e_pre, q64, k64, qa, ka, scale, dtype, input_precision, visible, heads,
+                floor_s)
+            dq_inner = dq_inner + (dq_c - grads["dq"]).abs()
+            dk_inner = dk_inner + (dk_c - dk_exact).abs()
+        else:
+            out_err = forward["out"]
+            fused_delta = (doa * out_err).sum(-1, keepdim=True) + dot_coeff(
+                dv_dim, torch.float32) * (doa * (grads["out"].abs() + out_err)).sum(
+                -1, keepdim=True) + dv_dim * TINY32
+            e_delta = torch.maximum(fused_delta, three_delta)
+            gap = (grads["dp"] - grads["delta"]).abs()
+            e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
+            ds_mag = grads["ds"].abs() + e_ds
+            e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
+            ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
+            # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^
+            # in the inputs' dtype, anywhere within the forward's bound): no exact
+            # value of dS^ to round here, so dS's rounding stays u |dS^| at worst.
+            dq_inner = s * (
+                e_ds @ ka
+                + (dot_coeff(sk, dtype, input_precision) + 2 * U32) * (ds_mag @ ka)
+                + sk * TINY32
+            )
+            dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, heads)
+            dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
+        return dq_inner, dk_inner, dv_inner
+
     # The oracle's longest chain of float64 roundings: the softmax (exp, the
     # row sum over Sk, division), dP over Dv, delta over Dv or Sk, then a
     # gradient's dot over Sk or G Sq terms; 16 for the steps in between.
     chain = 3 * sk + 2 * dv_dim + group * sq + 16
-    return {
+    dq_inner, dk_inner, dv_inner = inners(hkv)
+    bounds = {
         "dq": _rounded(dq_inner, grads["dq"], dtype, chain),
         "dk": _rounded(dk_inner, grads["dk"], dtype, chain),
         "dv": _rounded(dv_inner, grads["dv"], dtype, chain),
     }
+    if group > 1 and group_sum != "fp32":
+        # Each query head's dK and dV rounded to the dtype, then the group's
+        # summed in fp32 and rounded again (FlashAttention-2's expanded dK, dV):
+        # a head's within its own bound of its exact value, the fp32 sum of G
+        # of them within (G - 1) u32 of their magnitudes.
+        hq = q.shape[1]
+        _, dk_heads, dv_heads = inners(hq)
+        for name, inner, each in zip(("dk", "dv"), (dk_heads, dv_heads), exact_kv(hq),
+                                     strict=True):
+            part = _rounded(inner, each, dtype, chain - (group - 1) * sq)
+            summed = (_group_sum(part, hkv) + (group - 1) * (
+                U32 * _group_sum(each.abs() + part, hkv) + TINY32))
+            rounded = _rounded(summed, grads[name], dtype, chain)
+            bounds[name] = rounded if group_sum == "rounded" else torch.maximum(
+                bounds[name], rounded)
+    return bounds

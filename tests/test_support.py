@@ -386,12 +386,17 @@ def test_a_refusal_inside_the_declared_support_is_one_finding_not_the_end(capsys
     assert len(list(tmp_path.iterdir())) == 1
 
 
-def test_how_a_backward_forms_delta_is_declared_in_one_line():
-    from attnfuzz.properties.checks.gradients import _delta_from
+def test_how_a_backward_forms_delta_and_sums_a_group_is_declared_in_one_line():
+    from attnfuzz.properties.checks.gradients import arithmetic
 
-    assert parse("backward=yes;backward_delta=output").backward_delta == "output"
+    said = parse("backward=yes;backward_delta=output;group_sum=rounded")
+    assert (said.backward_delta, said.group_sum) == ("output", "rounded")
     with pytest.raises(ValueError, match=r"backward_delta= takes any or output or probs"):
         parse("backward_delta=fused")
-    assert [_delta_from(implementations.get(n)) for n in ("flash", "decode", "naive")] == [
-        "output", "output", "probs"]
-    assert _delta_from(implementations.Implementation("x", "attention", print)) is None
+    with pytest.raises(ValueError, match=r"group_sum= takes any or fp32 or rounded"):
+        parse("group_sum=fp16")
+    said = [arithmetic(implementations.get(n).support) for n in ("flash", "decode", "naive")]
+    assert said == [{"delta_from": "output", "group_sum": "fp32"}] * 2 + [
+        {"delta_from": "probs", "group_sum": "fp32"}]
+    assert arithmetic(implementations.Implementation("x", "attention", print).support) == {
+        "delta_from": None, "group_sum": None}

@@ -20,7 +20,7 @@ from ...reference import Verdict, attention_bounds, compare
 from ...reference.gradient_bounds import attention_grad_bounds
 from ...reference.gradients import attention_grads
 from .. import backend
-from ..implementations import Implementation
+from ..implementations import Implementation, Support
 from ..model.cases import AttentionCase, Built, build, on_oracle
 from ..model.layouts import OFF_BOUNDARY, Layout, off_boundary
 from .execution import GRADS, BackwardRun, bitwise, execute_backward
@@ -46,31 +46,33 @@ def _oracle(case: AttentionCase, built: Built) -> Oracle:
 
 
 def _expected(case: AttentionCase, built: Built, oracle: Oracle, delta_from: str | None = None,
-              out: torch.Tensor | None = None) -> GradExpected:
+              out: torch.Tensor | None = None, group_sum: str | None = None) -> GradExpected:
     """dq, dk, dv and their bounds; ``delta_from`` and ``out`` (the output the
-    backward saw): how the backward forms delta (``_delta_from``), for bounds
-    that know it."""
+    backward saw), ``group_sum``: how the backward forms delta and sums dK and
+    dV over a group (``arithmetic``), for bounds that know it."""
     grads, forward = oracle
     q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
     bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=case.effective_scale,
                                    input_precision=case.input_precision, dtype=case.torch_dtype,
-                                   delta_from=delta_from,
+                                   delta_from=delta_from, group_sum=group_sum,
                                    out=None if out is None else on_oracle(out))
     return {name: (grads[name], bounds[name]) for name in GRADS}
 
 
-def gradient_oracle(case: AttentionCase, built: Built,
-                    delta_from: str | None = None) -> GradExpected:
+def gradient_oracle(case: AttentionCase, built: Built, delta_from: str | None = None,
+                    group_sum: str | None = None) -> GradExpected:
     """The oracle's dq, dk, dv for the case's inputs and dO, and their bounds
     for a backward that forms delta as ``delta_from`` says ("probs", or None
-    for either way; "output" needs the output a run returned)."""
-    return _expected(case, built, _oracle(case, built), delta_from)
+    for either way; "output" needs the output a run returned) and sums dK and
+    dV over a group as ``group_sum`` says ("fp32", "rounded", or None: either)."""
+    return _expected(case, built, _oracle(case, built), delta_from, group_sum=group_sum)
 
 
-def _delta_from(impl: Implementation) -> str | None:
-    """How its backward forms delta, as its support says (None: unsaid)."""
-    said = impl.support.backward_delta
-    return None if said == "any" else said
+def arithmetic(support: Support) -> dict[str, str | None]:
+    """How a backward forms delta and sums dK and dV over a group, as its
+    support says (None: unsaid, either way): ``_expected``'s keywords."""
+    said = {"delta_from": support.backward_delta, "group_sum": support.group_sum}
+    return {key: None if how == "any" else how for key, how in said.items()}
 
 
 def _judge(run: BackwardRun, expected: GradExpected, dtype: torch.dtype,
@@ -90,7 +92,7 @@ def against_gradient_oracle(
     oracle = _oracle(case, built)
     grads, forward = oracle
     out = compare("out", run.results["out"], grads["out"], forward["out"], dtype=case.torch_dtype)
-    expected = _expected(case, built, oracle, _delta_from(impl), run.results["out"])
+    expected = _expected(case, built, oracle, out=run.results["out"], **arithmetic(impl.support))
     return [*run.safety, out, *_judge(run, expected, case.torch_dtype)]
 
 
@@ -104,8 +106,8 @@ def gradients_agree(
     a, b = execute_backward(first, case, built), execute_backward(second, case, built)
     verdicts = [*a.safety, *b.safety]
     oracle = _oracle(case, built)
-    bound_a = _expected(case, built, oracle, _delta_from(first), a.results["out"])
-    bound_b = _expected(case, built, oracle, _delta_from(second), b.results["out"])
+    bound_a = _expected(case, built, oracle, out=a.results["out"], **arithmetic(first.support))
+    bound_b = _expected(case, built, oracle, out=b.results["out"], **arithmetic(second.support))
     for name in GRADS:
         want = on_oracle(b.grads[name])
         verdicts.append(compare(f"{first.name} vs {second.name}: {name}", a.grads[name], want,

@@ -126,16 +126,17 @@ PROGRAMS = ("programs", (HOPPER_PROGRAMS, None, 1, 3))
 
 # Autograd differentiates the attention kernels (their own backward kernels),
 # and they take sliding windows, as the softmax does.  The fused backward
-# forms delta from the output it saved, the three-kernel one from P and dP.
-# The serving kernels read only the table entries a sequence's keys use, and
+# forms delta from the output it saved, the three-kernel one from P and dP;
+# both sum a KV head's dK and dV over its group in fp32, in the kernel.  The
+# serving kernels read only the table entries a sequence's keys use, and
 # check the metadata they are given.
-FUSED = Support(backward=True, windows=True, backward_delta="output", unused_pages="any",
-                metadata="checked")
-THREE_KERNEL = Support(backward=True, windows=True, backward_delta="probs")
+FUSED = Support(backward=True, windows=True, backward_delta="output", group_sum="fp32",
+                unused_pages="any", metadata="checked")
+THREE_KERNEL = Support(backward=True, windows=True, backward_delta="probs", group_sum="fp32")
 
 # The Hopper kernel: 16-bit, D = Dv = 128, no window; its backward is flash's.
 HOPPER = Support(dtypes=("float16", "bfloat16"), head_dims=(128,), distinct_value_dim=False,
-                 backward=True)
+                 backward=True, group_sum="fp32")
 
 IMPLEMENTATIONS = (
     Implementation("naive", "attention", _naive, description="three-kernel attention",

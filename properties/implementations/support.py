@@ -326,6 +326,11 @@ KEYS = {k.name: k for k in (
         "how its backward forms delta = rowsum(dO O): output (from the output it returned, "
         "as FlashAttention-2), probs (rowsum(P dP)); said, 16-bit dQ and dK are held to "
         "bounds that know dS's rounding"),
+    Key("group_sum", _Choice(("any", "fp32", "rounded")), "any",
+        "how its backward sums a KV head's dK and dV over its group of query heads (GQA): "
+        "fp32 (in the kernel, partial sums unrounded), rounded (each query head's rounded "
+        "to the input dtype, then summed, as FlashAttention-2's expanded dK, dV); said fp32, "
+        "they are held to the tighter bound"),
     Key("windows", _Flag(), False, "takes window=(left, right): a third of the cases draw one"),
 )}
 
@@ -362,6 +367,7 @@ class Support:
     lse: bool = _default("lse")
     backward: bool = _default("backward")
     backward_delta: str = _default("backward_delta")
+    group_sum: str = _default("group_sum")
     windows: bool = _default("windows")
 
     def __post_init__(self) -> None:

@@ -60,7 +60,7 @@ import torch
 
 from ...reference import oracle
 from ..checks.execution import GRADS
-from ..checks.gradients import gradient_oracle
+from ..checks.gradients import arithmetic, gradient_oracle
 from ..checks.oracle import EXPECTED
 from ..implementations import conventions, sdpa
 from ..model.cases import AttentionCase, with_inputs
@@ -161,13 +161,13 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     built = with_inputs(case, saved)
     expected = EXPECTED[case.kind](case, built)
     if backward:  # rounded to the inputs' dtype, as attnfuzz judges them
-        delta_from = _declared(impl).backward_delta
-        if delta_from == "output":
+        declared = _declared(impl)
+        if declared.backward_delta == "output":
             raise ExportError(
                 f"{where}: {impl} forms its backward's delta from its output "
                 "(backward_delta=output), and its gradients' bounds need that output, which "
                 "only a run gives: use attnfuzz replay")
-        grads = gradient_oracle(case, built, None if delta_from == "any" else delta_from)
+        grads = gradient_oracle(case, built, **arithmetic(declared))
         expected.update({n: (*grads[n], case.torch_dtype) for n in GRADS})
     found_on_gpu = (record.get("versions") or {}).get("backend") == "gpu"
     gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
