@@ -400,3 +400,23 @@ def test_how_a_backward_forms_delta_and_sums_a_group_is_declared_in_one_line():
         {"delta_from": "probs", "group_sum": "fp32"}]
     assert arithmetic(implementations.Implementation("x", "attention", print).support) == {
         "delta_from": None, "group_sum": None}
+
+
+def test_the_gradient_relations_bound_a_group_sum_as_the_implementation_says():
+    # Unsaid, a GQA dK and dV bound holds for a sum of rounded heads too; a
+    # kernel that says fp32 keeps the tighter bound in its relations as well.
+    from attnfuzz.properties.checks.gradients import _said_oracle, gradient_oracle
+    from attnfuzz.properties.model.cases import build
+
+    case = AttentionCase(hq=4, hkv=1, sq=20, sk=24, d=16, dv=16, dtype="float16",
+                         backward=True, do_layout=named("contiguous"))
+    built = build(case)
+    said = _said_oracle(implementations.get("flash"), case, built)
+    fp32, either = (gradient_oracle(case, built, group_sum=how) for how in ("fp32", None))
+    plain = _said_oracle(implementations.Implementation("x", "attention", print), case, built)
+    for name in ("dq", "dk", "dv"):
+        assert torch.equal(said[name][1], fp32[name][1]), name
+        assert torch.equal(plain[name][1], either[name][1]), name
+    for name in ("dk", "dv"):
+        assert bool((either[name][1] >= fp32[name][1]).all())
+        assert bool((either[name][1] > fp32[name][1]).any()), name
