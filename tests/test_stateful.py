@@ -21,7 +21,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import run_state_machine_as_test
+from hypothesis.stateful import RULE_MARKER, run_state_machine_as_test
 
 from attnfuzz.properties import checks, implementations
 from attnfuzz.properties.checks import neighbours, stateful
@@ -457,8 +457,7 @@ def test_a_sweep_of_a_call_not_differentiated_may_be_one_of_differentiated_calls
     monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
     impl = implementations.get(implementations.of_function(
         mine, supports=Support(backward=True)).name)
-    # No GQA: ``mine`` sums a group's dV in the input dtype, past the float16 bound.
-    forward = AttentionCase(hq=2, hkv=2, sq=3, sk=5, causal=True)
+    forward = AttentionCase(hq=2, hkv=1, sq=3, sk=5, causal=True)
     picks, do = [0] * len(stateful.NEIGHBOURS), named("bshd")
     for backward, dl, want in [(True, do, True), (True, None, False), (False, None, False)]:
         machine = stateful.machine(impl.name, "float32", repeats=1, sweeps=True,
@@ -472,3 +471,6 @@ def test_a_sweep_of_a_call_not_differentiated_may_be_one_of_differentiated_calls
         if want:
             assert machine.sequence.steps[1]["case"]["backward"]
             assert all(c.do_layout == do for c in swept)
+        # Only a sequence that holds differentiated calls draws a dO for its sweeps.
+        drawn = getattr(type(machine).sweep, RULE_MARKER).arguments["do"]
+        assert (repr(drawn) == "none()") is not backward, drawn
