@@ -161,32 +161,32 @@ def _rounded_dot(a: torch.Tensor, a_err: torch.Tensor, b: torch.Tensor, b_abs: t
 
 
 def _ds_rounded(
-    centre: torch.Tensor, e_pre: torch.Tensor, q: torch.Tensor, k: torch.Tensor,
-    qa: torch.Tensor, ka: torch.Tensor, scale: float, dtype: torch.dtype,
-    input_precision: str, visible: torch.Tensor, hkv: int, floor_s: float,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """dQ's and dK's bounds about their values at dS = ``centre`` (0 where
-    masked) when the kernel's fp32 dS^ (within ``e_pre`` of it, 0 where masked)
-    is rounded to ``dtype`` before the dots, with the scale applied after them
-    or before the rounding (see the module docstring); q, k signed float64 (k
-    per query head), qa, ka their magnitudes."""
+    centre: torch.Tensor, e_pre: torch.Tensor, b: torch.Tensor, b_abs: torch.Tensor,
+    scale: float, dtype: torch.dtype, input_precision: str, visible: torch.Tensor,
+    floor_s: float, hkv: int | None = None,
+) -> torch.Tensor:
+    """dQ's bound (dS K; ``b`` = K per query head) or, with ``hkv``, dK's
+    (dS^T Q summed over each KV head's group; ``b`` = Q) about its value at
+    dS = ``centre`` (0 where masked) when the kernel's fp32 dS^ (within
+    ``e_pre`` of it, 0 where masked) is rounded to ``dtype`` before the dots,
+    with the scale applied after them or before the rounding (see the module
+    docstring); ``b`` signed float64, ``b_abs`` its magnitudes."""
     s = abs(scale)
-    sk, n_k = centre.shape[-1], centre.shape[-2] * (q.shape[1] // max(hkv, 1))
     before = s * e_pre + U32 * s * (centre.abs() + e_pre)  # fl(scale * dS^)'s error before rounding
-    dq = torch.maximum(s * _rounded_dot(centre, e_pre, k, ka, dtype),
-                       _rounded_dot(scale * centre, before, k, ka, dtype))
-    dk = torch.maximum(s * _rounded_dot(centre, e_pre, q, qa, dtype, hkv),
-                       _rounded_dot(scale * centre, before, q, qa, dtype, hkv))
+    err = torch.maximum(s * _rounded_dot(centre, e_pre, b, b_abs, dtype, hkv),
+                        _rounded_dot(scale * centre, before, b, b_abs, dtype, hkv))
     # The dots' own rounding (and the scale's, in fp32) over |dS~| <= (1 + u)
     # (|dS_c| + e_pre) + floor', and flushed subnormals.
     mag = torch.where(visible, (1 + unit_roundoff(dtype)) * (centre.abs() + e_pre) + floor_s,
                       torch.zeros_like(centre))
-    dq = dq + s * ((dot_coeff(sk, dtype, input_precision) + 2 * U32) * (mag @ ka)
-                   + sk * TINY32 + floor_s * ka.sum(-2, keepdim=True))
-    dk = dk + s * (_group_sum((dot_coeff(n_k, dtype, input_precision) + 2 * U32)
-                              * (mag.transpose(-1, -2) @ qa)
-                              + floor_s * qa.sum(-2, keepdim=True), hkv) + n_k * TINY32)
-    return dq, dk
+    if hkv is None:
+        n = centre.shape[-1]
+        return err + s * ((dot_coeff(n, dtype, input_precision) + 2 * U32) * (mag @ b_abs)
+                          + n * TINY32 + floor_s * b_abs.sum(-2, keepdim=True))
+    n = centre.shape[-2] * (b.shape[1] // max(hkv, 1))
+    return err + s * (_group_sum((dot_coeff(n, dtype, input_precision) + 2 * U32)
+                                 * (mag.transpose(-1, -2) @ b_abs)
+                                 + floor_s * b_abs.sum(-2, keepdim=True), hkv) + n * TINY32)
 
 
 def _scaled(u: float, t: torch.Tensor) -> torch.Tensor:
@@ -252,6 +252,52 @@ def attention_grad_bounds(
     r = torch.where(visible, _scaled(u, p_hat) + floor, zero)
 
     q64, do64 = (t.to(p.device, torch.float64) for t in (q, do))
+    e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
+    dp_abs = grads["dp"].abs()
+    three_delta = (e_p * dp_abs + p_hat * e_dp).sum(-1, keepdim=True) + dot_coeff(
+        sk, torch.float32
+    ) * (p_hat * (dp_abs + e_dp)).sum(-1, keepdim=True) + sk * TINY32
+    floor_s = 0.0 if scale == 0 else floor * max(1.0, 1 / abs(scale))
+    s = abs(scale)
+
+    said_ds = bool(u) and delta_from is not None
+    if said_ds:
+        k64 = k.to(p.device, torch.float64).repeat_interleave(group, dim=1)
+        if delta_from == "probs":
+            delta_c, e_centre = grads["delta"], three_delta
+            centre, dq_c = grads["ds"], grads["dq"]
+        else:
+            o_hat = out.to(p.device, torch.float64)
+            delta_c = (do64 * o_hat).sum(-1, keepdim=True)
+            centre = torch.where(visible, p * (grads["dp"] - delta_c), zero)
+            e_centre = dot_coeff(dv_dim, torch.float32) * (
+                doa * o_hat.abs()).sum(-1, keepdim=True) + dv_dim * TINY32
+            dq_c = scale * (centre @ k64)
+        gap_c = (grads["dp"] - delta_c).abs()
+        e_pre = e_p * gap_c + p_hat * (e_dp + e_centre) + 3 * U32 * p_hat * (
+            gap_c + e_dp + e_centre)
+        e_pre = torch.where(visible, e_pre, zero)
+        dq_inner = _ds_rounded(centre, e_pre, k64, ka, scale, dtype, input_precision, visible,
+                               floor_s) + (dq_c - grads["dq"]).abs()
+    else:
+        out_err = forward["out"]
+        fused_delta = (doa * out_err).sum(-1, keepdim=True) + dot_coeff(
+            dv_dim, torch.float32) * (doa * (grads["out"].abs() + out_err)).sum(
+            -1, keepdim=True) + dv_dim * TINY32
+        e_delta = torch.maximum(fused_delta, three_delta)
+        gap = (grads["dp"] - grads["delta"]).abs()
+        e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
+        ds_mag = grads["ds"].abs() + e_ds
+        e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
+        ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
+        # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^
+        # in the inputs' dtype, anywhere within the forward's bound): no exact
+        # value of dS^ to round here, so dS's rounding stays u |dS^| at worst.
+        dq_inner = s * (
+            e_ds @ ka
+            + (dot_coeff(sk, dtype, input_precision) + 2 * U32) * (ds_mag @ ka)
+            + sk * TINY32
+        )
 
     def exact_kv(heads: int) -> tuple[torch.Tensor, torch.Tensor]:
         """The exact dK and dV, summed over each of ``heads`` heads' query heads."""
@@ -260,17 +306,15 @@ def attention_grad_bounds(
         return (_group_sum(scale * (grads["ds"].transpose(-1, -2) @ q64), heads),
                 _group_sum(p.transpose(-1, -2) @ do64, heads))
 
-    def inners(heads: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """dQ's, dK's and dV's bounds before their final rounding, dK and dV
-        summed over each of ``heads`` heads' query heads (``hkv``: a KV head's
-        group, in fp32; ``Hq``: each query head's own)."""
-        per = q.shape[1] // max(heads, 1)
-        dk_exact = exact_kv(heads)[0]
+    def kv_inners(heads: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """dK's and dV's bounds before their final rounding, summed over each of
+        ``heads`` heads' query heads (``hkv``: a KV head's group, in fp32;
+        ``Hq``: each query head's own)."""
+        n = q.shape[1] // max(heads, 1) * sq
 
         def kv_dot(a_err: torch.Tensor, a_mag: torch.Tensor, b_abs: torch.Tensor
                    ) -> torch.Tensor:
             """Bound of sum over (group, Sq) of a^T b, before the final rounding."""
-            n = per * sq
             per_head = a_err.transpose(-1, -2) @ b_abs
             mags = a_mag.transpose(-1, -2) @ b_abs
             return (_group_sum(per_head + dot_coeff(n, dtype, input_precision) * mags, heads)
@@ -283,65 +327,22 @@ def attention_grad_bounds(
                         + kv_dot(zero, p_hat + r, doa))
         else:
             dv_inner = kv_dot(e_p + r, p_hat + r, doa)
-
-        e_dp = dot_error(doa, va.transpose(-1, -2), dtype, input_precision)
-        dp_abs = grads["dp"].abs()
-        three_delta = (e_p * dp_abs + p_hat * e_dp).sum(-1, keepdim=True) + dot_coeff(
-            sk, torch.float32
-        ) * (p_hat * (dp_abs + e_dp)).sum(-1, keepdim=True) + sk * TINY32
-        floor_s = 0.0 if scale == 0 else floor * max(1.0, 1 / abs(scale))
-        s = abs(scale)
-
-        if u and delta_from is not None:
-            k64 = k.to(p.device, torch.float64).repeat_interleave(group, dim=1)
-            if delta_from == "probs":
-                delta_c, e_centre = grads["delta"], three_delta
-                centre, dq_c, dk_c = grads["ds"], grads["dq"], dk_exact
-            else:
-                o_hat = out.to(p.device, torch.float64)
-                delta_c = (do64 * o_hat).sum(-1, keepdim=True)  # do64: from dV's 16-bit step
-                centre = torch.where(visible, p * (grads["dp"] - delta_c), zero)
-                e_centre = dot_coeff(dv_dim, torch.float32) * (
-                    doa * o_hat.abs()).sum(-1, keepdim=True) + dv_dim * TINY32
-                dq_c = scale * (centre @ k64)
-                dk_c = _group_sum(scale * (centre.transpose(-1, -2) @ q64), heads)
-            gap_c = (grads["dp"] - delta_c).abs()
-            e_pre = e_p * gap_c + p_hat * (e_dp + e_centre) + 3 * U32 * p_hat * (
-                gap_c + e_dp + e_centre)
-            e_pre = torch.where(visible, e_pre, zero)
-            dq_inner, dk_inner = _ds_rounded(
-                centre, e_pre, q64, k64, qa, ka, scale, dtype, input_precision, visible, heads,
-                floor_s)
-            dq_inner = dq_inner + (dq_c - grads["dq"]).abs()
-            dk_inner = dk_inner + (dk_c - dk_exact).abs()
+        if said_ds:
+            dk_exact = exact_kv(heads)[0]
+            dk_c = dk_exact if delta_from == "probs" else _group_sum(
+                scale * (centre.transpose(-1, -2) @ q64), heads)
+            dk_inner = _ds_rounded(centre, e_pre, q64, qa, scale, dtype, input_precision,
+                                   visible, floor_s, heads) + (dk_c - dk_exact).abs()
         else:
-            out_err = forward["out"]
-            fused_delta = (doa * out_err).sum(-1, keepdim=True) + dot_coeff(
-                dv_dim, torch.float32) * (doa * (grads["out"].abs() + out_err)).sum(
-                -1, keepdim=True) + dv_dim * TINY32
-            e_delta = torch.maximum(fused_delta, three_delta)
-            gap = (grads["dp"] - grads["delta"]).abs()
-            e_ds = e_p * gap + p_hat * (e_dp + e_delta) + 3 * U32 * p_hat * (gap + e_dp + e_delta)
-            ds_mag = grads["ds"].abs() + e_ds
-            e_ds = torch.where(visible, e_ds + _scaled(u, ds_mag) + floor_s, zero)
-            ds_mag = torch.where(visible, grads["ds"].abs() + e_ds, zero)
-            # dS^ carries the fused delta's error, u-level (delta sums dO * O^, O^
-            # in the inputs' dtype, anywhere within the forward's bound): no exact
-            # value of dS^ to round here, so dS's rounding stays u |dS^| at worst.
-            dq_inner = s * (
-                e_ds @ ka
-                + (dot_coeff(sk, dtype, input_precision) + 2 * U32) * (ds_mag @ ka)
-                + sk * TINY32
-            )
             dk_scaling = 2 * U32 * _group_sum(ds_mag.transpose(-1, -2) @ qa, heads)
             dk_inner = s * (kv_dot(e_ds, ds_mag, qa) + dk_scaling)
-        return dq_inner, dk_inner, dv_inner
+        return dk_inner, dv_inner
 
     # The oracle's longest chain of float64 roundings: the softmax (exp, the
     # row sum over Sk, division), dP over Dv, delta over Dv or Sk, then a
     # gradient's dot over Sk or G Sq terms; 16 for the steps in between.
     chain = 3 * sk + 2 * dv_dim + group * sq + 16
-    dq_inner, dk_inner, dv_inner = inners(hkv)
+    dk_inner, dv_inner = kv_inners(hkv)
     bounds = {
         "dq": _rounded(dq_inner, grads["dq"], dtype, chain),
         "dk": _rounded(dk_inner, grads["dk"], dtype, chain),
@@ -353,7 +354,7 @@ def attention_grad_bounds(
         # a head's within its own bound of its exact value, the fp32 sum of G
         # of them within (G - 1) u32 of their magnitudes.
         hq = q.shape[1]
-        _, dk_heads, dv_heads = inners(hq)
+        dk_heads, dv_heads = kv_inners(hq)
         for name, inner, each in zip(("dk", "dv"), (dk_heads, dv_heads), exact_kv(hq),
                                      strict=True):
             part = _rounded(inner, each, dtype, chain - (group - 1) * sq)
