@@ -42,6 +42,20 @@ plus one rescale per chunk of an online algorithm) and the division add
         + 4 u32                exp/exp2 approximations (<= 2 ulp on sm_90)
         + logit dot error      scale * c(D) * sum_d |q_d k_d| in attention
 
+Rounded logits (``logit_error`` with ``logits="rounded"``).  Eager
+attention in fp16 or bf16 (``q @ k^T * scale`` as tensor ops; SDPA's math
+path, which scales q and k by sqrt(scale) first) rounds its logits to the
+inputs' dtype x before an fp32 softmax.  With q and k possibly scaled in x
+first (each element off by u_x |.| + floor_x, whatever the split of the
+scale between them, |s| <= max(1, |s|) for either factor), the product
+formed in fp32 (the dot term above) and rounded to x, then scaled in x and
+rounded again:
+
+    |t^ - t| <= e_in + e_dot + gamma_2(u_x) (|t| + e_in + e_dot) + floor_x (1 + |s|)
+    e_in      = gamma_2(u_x) |s| sum_d |q_d k_d| + floor_x max(1, |s|) sum_d (|q_d| + |k_d|)
+
+which adds to d_j (the fp32 terms stay: the row max is subtracted in fp32).
+
 Attention output (``attention_bound``).  ``o = sum_k p_k v_k`` computed from
 the kernel's p^ rounded to V's dtype, accumulated in fp32, rounded to the
 output dtype:
@@ -112,6 +126,27 @@ def dot_error(
 def logit_argument_error(logits: torch.Tensor, row_max: torch.Tensor) -> torch.Tensor:
     """d_j of the module docstring without the dot term: rounding of t, t - m, exp."""
     return U32 * (2 * logits.abs() + 2 * (logits - row_max).abs() + EXP_ULPS)
+
+
+LOGITS = ("fp32", "rounded")
+
+
+def logit_error(logits: torch.Tensor, row_max: torch.Tensor, qa: torch.Tensor,
+                ka: torch.Tensor, *, scale: float, dtype: torch.dtype, input_precision: str,
+                logits_dtype: str = "fp32") -> torch.Tensor:
+    """d_j of the module docstring for every logit, from |q| (.., Sq, D) and
+    |k| (.., Sk, D) (k's heads repeated to q's) in float64: logits kept in
+    fp32 (``logits_dtype`` "fp32") or rounded to ``dtype`` ("rounded")."""
+    if logits_dtype not in LOGITS:
+        raise ValueError(f"logits_dtype must be one of {LOGITS}, got {logits_dtype!r}")
+    dot = abs(scale) * dot_error(qa, ka.transpose(-1, -2), dtype, input_precision)
+    arg = logit_argument_error(logits, row_max) + dot
+    if logits_dtype == "fp32" or dtype == torch.float32:
+        return arg
+    g2, floor = gamma(2, unit_roundoff(dtype)), rounding_floor(dtype)
+    sums = qa.sum(-1).unsqueeze(-1) + ka.sum(-1).unsqueeze(-2)
+    e_in = g2 * abs(scale) * (qa @ ka.transpose(-1, -2)) + floor * max(1.0, abs(scale)) * sums
+    return arg + e_in + g2 * (logits.abs() + e_in + dot) + floor * (1 + abs(scale))
 
 
 def softmax_relative(
@@ -195,12 +230,14 @@ def attention_bounds(
     scale: float,
     input_precision: str = "ieee",
     dtype: torch.dtype | None = None,
+    logits_dtype: str = "fp32",
 ) -> dict[str, torch.Tensor]:
     """Bounds for out (B, Hq, Sq, Dv), probs (fp32, before rounding to V's dtype) and lse.
 
     ``parts`` are the oracle's intermediates (``reference.oracle.attention_parts``);
     the bounds are computed on their device.  q, k, v are the kernel's inputs,
-    or their float64 copies with the kernel's ``dtype`` given.
+    or their float64 copies with the kernel's ``dtype`` given.  ``logits_dtype``:
+    the logits kept in "fp32", or "rounded" to the dtype (``logit_error``).
     """
     dtype = q.dtype if dtype is None else dtype
     group = q.shape[1] // k.shape[1]
@@ -210,8 +247,8 @@ def attention_bounds(
     logits, probs, visible = parts["logits"], parts["probs"], parts["visible"]
 
     row_max = _visible_max(logits, visible)
-    arg_err = logit_argument_error(logits, row_max)
-    arg_err = arg_err + abs(scale) * dot_error(qa, ka.transpose(-1, -2), dtype, input_precision)
+    arg_err = logit_error(logits, row_max, qa, ka, scale=scale, dtype=dtype,
+                          input_precision=input_precision, logits_dtype=logits_dtype)
     rel = softmax_relative(probs, arg_err, visible, sk)
     # With bf16/fp32 values (fp32's exponent range) an implementation may
     # pre-scale the weights by 1/S, S = 2**ceil(log2 Sk), so its unnormalised

@@ -78,7 +78,7 @@ from attnfuzz.reference.bounds import (
     _visible_max,
     dot_coeff,
     dot_error,
-    logit_argument_error,
+    logit_error,
     rounding_floor,
     unit_roundoff,
 )
@@ -208,6 +208,7 @@ def attention_grad_bounds(
     delta_from: str | None = None,
     out: torch.Tensor | None = None,
     group_sum: str | None = None,
+    logits_dtype: str = "fp32",
 ) -> dict[str, torch.Tensor]:
     """Bounds for dq, dk, dv.
 
@@ -221,7 +222,9 @@ def attention_grad_bounds(
     the forward's bound (see the module docstring).  ``group_sum``: how dK
     and dV sum a KV head's group of query heads, "fp32" (in the kernel, the
     partial sums unrounded) or "rounded" (each query head's rounded to the
-    dtype, then summed in fp32 and rounded); None: either.
+    dtype, then summed in fp32 and rounded); None: either.  ``logits_dtype``:
+    the forward's logits kept in fp32 or "rounded" to the dtype
+    (``bounds.logit_error``); ``forward`` must be bounded the same way.
     """
     if delta_from not in (None, "probs", "output"):
         raise ValueError(f"delta_from must be None, 'probs' or 'output', got {delta_from!r}")
@@ -240,8 +243,8 @@ def attention_grad_bounds(
 
     # e_p: P recomputed from the LSE (fused), or the forward softmax's own P.
     lse = grads["lse"].nan_to_num(posinf=0.0, neginf=0.0).unsqueeze(-1)
-    arg = logit_argument_error(logits, _visible_max(logits, visible))
-    arg = arg + abs(scale) * dot_error(qa, ka.transpose(-1, -2), dtype, input_precision)
+    arg = logit_error(logits, _visible_max(logits, visible), qa, ka, scale=scale, dtype=dtype,
+                      input_precision=input_precision, logits_dtype=logits_dtype)
     arg = arg + forward["lse"].unsqueeze(-1) + 2 * U32 * lse.abs()
     recomputed = _times(p, torch.expm1(torch.where(visible, arg, zero))) + TINY32
     e_p = torch.where(visible, torch.maximum(recomputed, forward["probs"]), zero)

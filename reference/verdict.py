@@ -25,6 +25,7 @@ class Verdict:
     got: float
     want: float
     kind: str = "wrong"  # the class of finding when it fails (see FINDINGS)
+    note: str = ""  # what the reader may do about it, where the check knows
 
     @property
     def ok(self) -> bool:
@@ -33,16 +34,17 @@ class Verdict:
     def describe(self) -> str:
         where = f"at index {self.index}" if self.index else "(empty)"
         kind = "" if self.kind == "wrong" else f" [{self.kind}]"
+        note = f" ({self.note})" if self.note else ""
         return (
             f"{self.check}{kind}: error/bound = {self.ratio:.3g} {where}: got {self.got!r}, "
-            f"want {self.want!r}, |error| {self.error:.3g}, bound {self.bound:.3g}"
+            f"want {self.want!r}, |error| {self.error:.3g}, bound {self.bound:.3g}{note}"
         )
 
     def as_dict(self) -> dict[str, object]:
         return {
             "check": self.check, "ratio": self.ratio, "error": self.error,
             "bound": self.bound, "index": list(self.index), "got": self.got, "want": self.want,
-            "kind": self.kind,
+            "kind": self.kind, **({"note": self.note} if self.note else {}),
         }
 
 

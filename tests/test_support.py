@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 import torch
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attnfuzz.properties import checks, implementations, outside_support, strategies
+from attnfuzz.properties.checks.oracle import against_oracle
 from attnfuzz.properties.implementations.support import Support, parse
 from attnfuzz.properties.model.cases import AttentionCase
 from attnfuzz.properties.model.layouts import named
@@ -396,10 +398,10 @@ def test_how_a_backward_forms_delta_and_sums_a_group_is_declared_in_one_line():
     with pytest.raises(ValueError, match=r"group_sum= takes any or fp32 or rounded"):
         parse("group_sum=fp16")
     said = [arithmetic(implementations.get(n).support) for n in ("flash", "decode", "naive")]
-    assert said == [{"delta_from": "output", "group_sum": "fp32"}] * 2 + [
-        {"delta_from": "probs", "group_sum": "fp32"}]
+    assert said == [{"delta_from": "output", "group_sum": "fp32", "logits_dtype": "fp32"}] * 2 + [
+        {"delta_from": "probs", "group_sum": "fp32", "logits_dtype": "fp32"}]
     assert arithmetic(implementations.Implementation("x", "attention", print).support) == {
-        "delta_from": None, "group_sum": None}
+        "delta_from": None, "group_sum": None, "logits_dtype": "fp32"}
 
 
 def test_the_gradient_relations_bound_a_group_sum_as_the_implementation_says():
@@ -420,3 +422,37 @@ def test_the_gradient_relations_bound_a_group_sum_as_the_implementation_says():
     for name in ("dk", "dv"):
         assert bool((either[name][1] >= fp32[name][1]).all())
         assert bool((either[name][1] > fp32[name][1]).any()), name
+
+
+def _eager(supports: str, buggy: bool = False) -> implementations.Implementation:
+    fn = user_attention.eager_buggy if buggy else user_attention.eager
+    return implementations.of_function(fn, supports=parse(supports))
+
+
+def test_logits_rounded_to_the_input_dtype_are_declared_in_one_line():
+    assert parse("logits=rounded").logits == "rounded" and parse("").logits == "fp32"
+    with pytest.raises(ValueError, match=r"logits= takes fp32 or rounded"):
+        parse("logits=fp16")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_eager_attention_passes_said_rounded_and_each_failure_unsaid_says_how(data):
+    # Its logits rounded to float16 put about a third of these cases past the
+    # fp32 logits' bound: each such failure says how to declare it.
+    said = _eager("dtypes=float16;logits=rounded")
+    case = data.draw(checks.get("oracle").cases(said, "float16"))
+    assert not checks.failures(against_oracle(said, case))
+    note = "say so with --supports logits=rounded"
+    for v in checks.failures(against_oracle(_eager("dtypes=float16"), case)):
+        assert note in v.note and note in v.describe(), v.describe()
+
+
+def test_a_failure_of_unrounded_logits_is_told_how_and_a_dropped_key_is_not():
+    case = AttentionCase(hq=2, hkv=2, sq=8, sk=64, d=64, dv=64, dtype="float16",
+                         values=Values("normal", 1.7, 0))
+    (told,) = checks.failures(against_oracle(_eager("dtypes=float16"), case))
+    assert "logits=rounded" in told.note, told.describe()
+    for supports in ("dtypes=float16", "dtypes=float16;logits=rounded"):
+        found = checks.failures(against_oracle(_eager(supports, buggy=True), case))
+        assert found and not any(v.note for v in found), [v.describe() for v in found]

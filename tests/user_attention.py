@@ -293,3 +293,23 @@ def _as_if_aligned(t):
 def mine_assumes_aligned(q, k, v, **kw):
     """``mine`` reading every input as if it started on a 16-byte boundary."""
     return mine(_as_if_aligned(q), _as_if_aligned(k), _as_if_aligned(v), **kw)
+
+
+def eager(q, k, v, *, causal=False, scale=None, alignment="bottom_right", bug=False):
+    """Eager attention as tensor ops in q's dtype: q k^T rounded to it, then
+    its product with the scale; the softmax in fp32, P rounded back."""
+    scale = _scale(q, scale)
+    k, v = _gqa(q, k, v)
+    sq, sk = q.shape[2], k.shape[2]
+    visible = _visible(sq, sk, causal, sk - sq if alignment == "bottom_right" else 0, q.device)
+    if bug and sk > 1:
+        visible = visible.clone()
+        visible[:, -1] = False
+    logits = (q @ k.transpose(-1, -2)) * scale
+    logits = logits.masked_fill(~visible, float("-inf"))
+    p = torch.softmax(logits, dim=-1, dtype=torch.float32).nan_to_num(0.0)
+    return p.to(q.dtype) @ v
+
+
+def eager_buggy(q, k, v, **kw):
+    return eager(q, k, v, bug=True, **kw)

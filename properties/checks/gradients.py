@@ -32,54 +32,62 @@ GradExpected = dict[str, tuple[torch.Tensor, torch.Tensor]]
 Oracle = tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]
 
 
-def _oracle(case: AttentionCase, built: Built) -> Oracle:
+def _oracle(case: AttentionCase, built: Built, logits_dtype: str = "fp32") -> Oracle:
     """The oracle's gradients (with the forward's parts) and the forward's
-    bounds, for the case's inputs and dO: once per case, however many
-    backwards are judged by them."""
+    bounds, for the case's inputs and dO and logits that take
+    ``logits_dtype``: once per case, however many backwards are judged by them."""
     q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
     scale = case.effective_scale
     grads = attention_grads(q, k, v, do, causal=case.causal, scale=scale,
                             alignment=case.alignment, window=case.window)
-    forward = attention_bounds(q, k, v, grads, scale=scale,
-                               input_precision=case.input_precision, dtype=case.torch_dtype)
+    forward = attention_bounds(q, k, v, grads, scale=scale, input_precision=case.input_precision,
+                               dtype=case.torch_dtype, logits_dtype=logits_dtype)
     return grads, forward
 
 
 def _expected(case: AttentionCase, built: Built, oracle: Oracle, delta_from: str | None = None,
-              out: torch.Tensor | None = None, group_sum: str | None = None) -> GradExpected:
+              out: torch.Tensor | None = None, group_sum: str | None = None,
+              logits_dtype: str = "fp32") -> GradExpected:
     """dq, dk, dv and their bounds; ``delta_from`` and ``out`` (the output the
-    backward saw), ``group_sum``: how the backward forms delta and sums dK and
-    dV over a group (``arithmetic``), for bounds that know it."""
+    backward saw), ``group_sum``, ``logits_dtype``: how the backward forms
+    delta, sums dK and dV over a group, and the dtype of the logits
+    (``arithmetic``; ``oracle`` made for the same logits), for bounds that
+    know it."""
     grads, forward = oracle
     q, k, v, do = (built.exact[r] for r in ("q", "k", "v", "do"))
     bounds = attention_grad_bounds(q, k, v, do, grads, forward, scale=case.effective_scale,
                                    input_precision=case.input_precision, dtype=case.torch_dtype,
                                    delta_from=delta_from, group_sum=group_sum,
+                                   logits_dtype=logits_dtype,
                                    out=None if out is None else on_oracle(out))
     return {name: (grads[name], bounds[name]) for name in GRADS}
 
 
 def gradient_oracle(case: AttentionCase, built: Built, delta_from: str | None = None,
-                    group_sum: str | None = None) -> GradExpected:
+                    group_sum: str | None = None, logits_dtype: str = "fp32") -> GradExpected:
     """The oracle's dq, dk, dv for the case's inputs and dO, and their bounds
     for a backward that forms delta as ``delta_from`` says ("probs", or None
-    for either way; "output" needs the output a run returned) and sums dK and
-    dV over a group as ``group_sum`` says ("fp32", "rounded", or None: either)."""
-    return _expected(case, built, _oracle(case, built), delta_from, group_sum=group_sum)
+    for either way; "output" needs the output a run returned), sums dK and
+    dV over a group as ``group_sum`` says ("fp32", "rounded", or None: either),
+    after a forward whose logits take ``logits_dtype`` ("fp32" or "rounded")."""
+    return _expected(case, built, _oracle(case, built, logits_dtype), delta_from,
+                     group_sum=group_sum, logits_dtype=logits_dtype)
 
 
 def arithmetic(support: Support) -> dict[str, str | None]:
-    """How a backward forms delta and sums dK and dV over a group, as its
-    support says (None: unsaid, either way): ``_expected``'s keywords."""
+    """How a backward forms delta and sums dK and dV over a group (None:
+    unsaid, either way) and the dtype its logits take, as its support says:
+    ``_expected``'s keywords."""
     said = {"delta_from": support.backward_delta, "group_sum": support.group_sum}
-    return {key: None if how == "any" else how for key, how in said.items()}
+    return {**{key: None if how == "any" else how for key, how in said.items()},
+            "logits_dtype": support.logits}
 
 
 def _said_oracle(impl: Implementation, case: AttentionCase, built: Built) -> GradExpected:
-    """``gradient_oracle`` with the group sum the implementation says (a
-    relation compares two runs' gradients, so delta's bound, which would need
-    one run's output, stays unsaid)."""
-    return gradient_oracle(case, built, group_sum=arithmetic(impl.support)["group_sum"])
+    """``gradient_oracle`` with the group sum and logits the implementation
+    says (a relation compares two runs' gradients, so delta's bound, which
+    would need one run's output, stays unsaid)."""
+    return gradient_oracle(case, built, **{**arithmetic(impl.support), "delta_from": None})
 
 
 def _judge(run: BackwardRun, expected: GradExpected, dtype: torch.dtype,
@@ -96,10 +104,11 @@ def against_gradient_oracle(
     ``run``: the backward already run on ``built``."""
     built = built or build(case, backend.device())
     run = run or execute_backward(impl, case, built)
-    oracle = _oracle(case, built)
+    said = arithmetic(impl.support)
+    oracle = _oracle(case, built, said["logits_dtype"])
     grads, forward = oracle
     out = compare("out", run.results["out"], grads["out"], forward["out"], dtype=case.torch_dtype)
-    expected = _expected(case, built, oracle, out=run.results["out"], **arithmetic(impl.support))
+    expected = _expected(case, built, oracle, out=run.results["out"], **said)
     return [*run.safety, out, *_judge(run, expected, case.torch_dtype)]
 
 
@@ -112,9 +121,14 @@ def gradients_agree(
     built = built or build(case, backend.device())
     a, b = execute_backward(first, case, built), execute_backward(second, case, built)
     verdicts = [*a.safety, *b.safety]
-    oracle = _oracle(case, built)
-    bound_a = _expected(case, built, oracle, out=a.results["out"], **arithmetic(first.support))
-    bound_b = _expected(case, built, oracle, out=b.results["out"], **arithmetic(second.support))
+    oracles: dict[str, Oracle] = {}  # by the dtype of the logits: one, unless they differ
+    bounds = []
+    for run, said in ((a, arithmetic(first.support)), (b, arithmetic(second.support))):
+        logits = said["logits_dtype"]
+        if logits not in oracles:
+            oracles[logits] = _oracle(case, built, logits)
+        bounds.append(_expected(case, built, oracles[logits], out=run.results["out"], **said))
+    bound_a, bound_b = bounds
     for name in GRADS:
         want = on_oracle(b.grads[name])
         verdicts.append(compare(f"{first.name} vs {second.name}: {name}", a.grads[name], want,
@@ -182,7 +196,7 @@ def gqa_repeated(impl, case, built, base) -> list[Verdict]:
                   if r in ("k", "v") else t)
     got = execute_backward(impl, mha, rep)
     mine = _said_oracle(impl, case, built)
-    theirs = gradient_oracle(mha, rep)
+    theirs = _said_oracle(impl, mha, rep)
     verdicts = list(got.safety)
     for name in GRADS:
         summed, bound = on_oracle(got.grads[name]), theirs[name][1]

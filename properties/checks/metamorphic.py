@@ -262,6 +262,6 @@ def attention_metamorphic(
     """Every relation of ``RELATIONS`` that applies to the case."""
     built = built or build(case, backend.device())
     out = run_clean(impl, case, built.inputs)["out"]
-    parts, bounds = attention_oracle(case, built)
+    parts, bounds = attention_oracle(case, built, impl.support.logits)
     base = Base(impl, case, built, out, parts, bounds)
     return [v for relation in RELATIONS.values() if (v := _related(relation, base)) is not None]

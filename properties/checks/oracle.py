@@ -8,6 +8,7 @@ the oracle's device (``backend.oracle_device``), and so do the comparisons.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 
@@ -25,7 +26,7 @@ from ...reference import (
     visible,
 )
 from .. import backend
-from ..implementations import Implementation
+from ..implementations import Implementation, Support
 from ..model.cases import (
     AttentionCase,
     Built,
@@ -40,14 +41,16 @@ from .execution import execute
 Expected = dict[str, tuple[torch.Tensor, torch.Tensor, torch.dtype]]
 
 
-def attention_oracle(case: AttentionCase, built: Built) -> tuple[dict, dict]:
-    """The oracle's parts (out, probs, lse, visible, ...) and their bounds."""
+def attention_oracle(case: AttentionCase, built: Built, logits_dtype: str = "fp32"
+                     ) -> tuple[dict, dict]:
+    """The oracle's parts (out, probs, lse, visible, ...) and their bounds, for
+    an implementation whose logits take ``logits_dtype`` (``Support.logits``)."""
     q, k, v = (built.exact[r] for r in ("q", "k", "v"))
     scale = case.effective_scale
     parts = attention_parts(q, k, v, causal=case.causal, scale=scale, alignment=case.alignment,
                             window=case.window)
     bounds = attention_bounds(q, k, v, parts, scale=scale, input_precision=case.input_precision,
-                              dtype=case.torch_dtype)
+                              dtype=case.torch_dtype, logits_dtype=logits_dtype)
     return parts, bounds
 
 
@@ -66,8 +69,8 @@ def softmax_expected(case: SoftmaxCase, x: torch.Tensor) -> tuple[torch.Tensor, 
     return want, bound
 
 
-def _attention(case: AttentionCase, built: Built) -> Expected:
-    parts, bounds = attention_oracle(case, built)
+def _attention(case: AttentionCase, built: Built, logits_dtype: str = "fp32") -> Expected:
+    parts, bounds = attention_oracle(case, built, logits_dtype)
     # probs and lse are fp32 whatever the inputs' dtype.
     kinds = {"out": case.torch_dtype, "probs": torch.float32, "lse": torch.float32}
     return {name: (parts[name], bounds[name], kind) for name, kind in kinds.items()}
@@ -95,16 +98,49 @@ EXPECTED: dict[str, Callable[..., Expected]] = {
 }
 
 
+def expected(case: Case, built: Built, support: Support) -> Expected:
+    """``EXPECTED`` for the case, for an implementation with that support:
+    an attention's bounds follow the dtype it says its logits take."""
+    if case.kind == AttentionCase.kind:
+        return _attention(case, built, support.logits)
+    return EXPECTED[case.kind](case, built)
+
+
+ROUNDED_LOGITS_NOTE = ("within the bound for logits rounded to {dtype}: if the implementation "
+                       "rounds its logits, as eager attention's q @ k^T in {dtype} does, say "
+                       "so with --supports logits=rounded")
+
+
+def _said_how_if_rounded_logits(impl: Implementation, case: Case, built: Built,
+                                results: dict[str, torch.Tensor],
+                                verdicts: list[Verdict]) -> list[Verdict]:
+    """``verdicts``, the failing ones noted where every wrong answer is within
+    the bounds of logits rounded to the inputs' 16-bit dtype, which the
+    implementation did not say (``Support.logits``): its findings say how to."""
+    wrong = [v for v in verdicts if not v.ok]
+    if (not wrong or case.kind != AttentionCase.kind or impl.support.logits == "rounded"
+            or case.torch_dtype == torch.float32
+            or any(v.kind != "wrong" or v.check not in results for v in wrong)):
+        return verdicts
+    rounded = _attention(case, built, "rounded")
+    if not all(compare(v.check, results[v.check], *rounded[v.check][:2],
+                       dtype=rounded[v.check][2]).ok for v in wrong):
+        return verdicts
+    note = ROUNDED_LOGITS_NOTE.format(dtype=case.dtype)
+    return [v if v.ok else dataclasses.replace(v, note=note) for v in verdicts]
+
+
 def against_oracle(impl: Implementation, case: Case, built: Built | None = None) -> list[Verdict]:
     """Every output the implementation returns (out, probs, lse) within its bound."""
     built = built or build(case, backend.device())
     run = execute(impl, case, built)
-    expected = EXPECTED[case.kind](case, built)
+    oracle = expected(case, built, impl.support)
     verdicts = list(run.safety)
     for name, got in run.results.items():
-        if name in expected:
-            want, bound, dtype = expected[name]
+        if name in oracle:
+            want, bound, dtype = oracle[name]
             verdicts.append(compare(name, got, want, bound, dtype=dtype))
+    verdicts = _said_how_if_rounded_logits(impl, case, built, run.results, verdicts)
     asked = dict(case.options).get("return_lse", True)
     if impl.op == "attention" and impl.support.lse and asked and "lse" not in run.results:
         nan = math.nan

@@ -36,7 +36,7 @@ from .execution import (
     overlaps_itself,
     same_bits,
 )
-from .oracle import EXPECTED, against_oracle
+from .oracle import against_oracle, expected
 
 
 class Raised(Exception):
@@ -219,7 +219,7 @@ def bad_out_refused(impl: Implementation, case: Case, built: Built | None = None
         needless = " though no element is shared (a needless refusal, accepted)" if (
             kind in NEEDLESSLY_REFUSED) else ""
         return refused(f"out {kind}", exc, needless)
-    want, bound, dtype = EXPECTED[case.kind](case, built)["out"]
+    want, bound, dtype = expected(case, built, impl.support)["out"]
     verdict = compare(f"out {kind}", results["out"], want, bound, dtype=dtype)
     verdicts = [verdict if verdict.ok or kind in NEEDLESSLY_REFUSED else dataclasses.replace(
         verdict, check=f"{verdict.check}, not refused", kind="not refused")]
@@ -278,7 +278,7 @@ def mixed_dtype_refused(impl: Implementation, case: Case, built: Built | None = 
     except Exception as exc:
         return refused(what, exc)
     seen = dataclasses.replace(built, exact=exact)
-    want, bound, out_dtype = EXPECTED[case.kind](case, seen)["out"]
+    want, bound, out_dtype = expected(case, seen, impl.support)["out"]
     verdict = compare(what, results["out"], want, bound, dtype=out_dtype)
     return [verdict if verdict.ok else dataclasses.replace(
         verdict, check=f"{what}, not refused", kind="not refused")]

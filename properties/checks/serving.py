@@ -82,8 +82,10 @@ class _Alone:
     element, Sq, Sk) (the varlen and the paged call share their full-length
     sequences), and the prefill's result only where its bits are compared."""
 
-    def __init__(self, case: AttentionCase, built: Built, bits: bool) -> None:
+    def __init__(self, case: AttentionCase, built: Built, bits: bool,
+                 logits_dtype: str = "fp32") -> None:
         self.case, self.built, self.bits = case, built, bits
+        self.logits_dtype = logits_dtype  # the implementation's (``Support.logits``)
         self.oracle: dict[tuple[int, int, int], tuple] = {}
         self.prefill: dict[tuple[int, int, int], tuple] = {}
 
@@ -98,7 +100,7 @@ class _Alone:
                                     alignment=case.alignment, window=case.window)
             bounds = attention_bounds(*exact, parts, scale=case.effective_scale,
                                       input_precision=case.input_precision,
-                                      dtype=case.torch_dtype)
+                                      dtype=case.torch_dtype, logits_dtype=self.logits_dtype)
             self.oracle[b, sq, sk] = parts, bounds
         return self.oracle[b, sq, sk]
 
@@ -341,7 +343,8 @@ def _long_decode(impl: Implementation, case: AttentionCase, built: Built, elemen
     inputs = {r: repeated(r, built.inputs[r]) for r in "qkv"}
     exact = {r: repeated(r, built.exact[r]) for r in "qkv"}
     long_case = replace(case, sk=max(longer))
-    alone = _Alone(long_case, Built(inputs, exact, {}), bits=False)
+    alone = _Alone(long_case, Built(inputs, exact, {}), bits=False,
+                   logits_dtype=impl.support.logits)
     q, k, v = (inputs[r][elements] for r in "qkv")
     kc, vc, table, seqlens = _paged_cache(case, k, v, longer, page, case.values.seed + 1)
     given = _given(impl, case, (len(elements), case.hq, n, case.dv), q)
@@ -458,7 +461,7 @@ def serving_relations(impl: Implementation, case: AttentionCase, built: Built | 
     queries over a paged cache, by the entry points ``impl`` has (of
     ``entries``, names of ``Implementation.SERVING_CALLS``)."""
     built = built or build(case, backend.device())
-    alone = _Alone(case, built, impl.serving_bits)
+    alone = _Alone(case, built, impl.serving_bits, impl.support.logits)
     # The interpreter's access check over the serving calls too: their index
     # tensors (prefix sums, tables, lengths) are the property's own.
     with watched() as accesses:

@@ -331,6 +331,10 @@ KEYS = {k.name: k for k in (
         "fp32 (in the kernel, partial sums unrounded), rounded (each query head's rounded "
         "to the input dtype, then summed, as FlashAttention-2's expanded dK, dV); said fp32, "
         "they are held to the tighter bound"),
+    Key("logits", _Choice(("fp32", "rounded")), "fp32",
+        "the dtype its logits scale * q k^T take before the softmax: fp32 (as fused kernels "
+        "keep them), rounded (rounded to the input dtype, as eager attention's q @ k^T in "
+        "fp16 or bf16 is, and SDPA's math path); said rounded, the bounds allow that rounding"),
     Key("windows", _Flag(), False, "takes window=(left, right): a third of the cases draw one"),
 )}
 
@@ -368,6 +372,7 @@ class Support:
     backward: bool = _default("backward")
     backward_delta: str = _default("backward_delta")
     group_sum: str = _default("group_sum")
+    logits: str = _default("logits")
     windows: bool = _default("windows")
 
     def __post_init__(self) -> None:

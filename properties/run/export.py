@@ -61,7 +61,7 @@ import torch
 from ...reference import oracle
 from ..checks.execution import GRADS
 from ..checks.gradients import arithmetic, gradient_oracle
-from ..checks.oracle import EXPECTED
+from ..checks.oracle import expected
 from ..implementations import conventions, sdpa
 from ..model.cases import AttentionCase, with_inputs
 from . import export_code as script_code
@@ -159,24 +159,24 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
                           "required grad; the script differentiates q, k and v alike "
                           "(use attnfuzz replay)")
     built = with_inputs(case, saved)
-    expected = EXPECTED[case.kind](case, built)
+    declared = _declared(impl)
+    oracle = expected(case, built, declared)
     if backward:  # rounded to the inputs' dtype, as attnfuzz judges them
-        declared = _declared(impl)
         if declared.backward_delta == "output":
             raise ExportError(
                 f"{where}: {impl} forms its backward's delta from its output "
                 "(backward_delta=output), and its gradients' bounds need that output, which "
                 "only a run gives: use attnfuzz replay")
         grads = gradient_oracle(case, built, **arithmetic(declared))
-        expected.update({n: (*grads[n], case.torch_dtype) for n in GRADS})
+        oracle.update({n: (*grads[n], case.torch_dtype) for n in GRADS})
     found_on_gpu = (record.get("versions") or {}).get("backend") == "gpu"
     gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
     device = "cuda" if found_on_gpu or gpu_only else "cpu"
     parts = [
         _header(where, record, case, target, name, saved),
         _imports(case, target),
-        _settings(case, target, device, _declared(impl).page_sizes),
-        _data(saved, expected),
+        _settings(case, target, device, declared.page_sizes),
+        _data(saved, oracle),
         script_code.INPUTS,
         script_code.VISIBILITY,
         _call(case, target),
