@@ -21,6 +21,7 @@ import triton
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from attnfuzz.kernels import hopper_backward as hb  # noqa: E402
 from attnfuzz.kernels._checks import AttentionDims, check_attention_inputs  # noqa: E402
 from attnfuzz.kernels.flash_backward import (  # noqa: E402
     backward_config,
@@ -31,19 +32,25 @@ from attnfuzz.kernels.hopper_backward import (  # noqa: E402
     _dkdv_kernel,
     _dq_kernel,
     _leading,
-    launch_hopper_backward,
     launch_plan,
 )
 
 
-def hopper_alone(kernel: str, do, q, k, v, lse2, delta, dims: AttentionDims, *, causal: bool):
-    """One Hopper kernel ("dkdv" or "dq") alone, given ``backward_stats``' output."""
+def hopper_alone(kernel: str, do, q, k, v, out, lse, stats, dims: AttentionDims, *,
+                 causal: bool) -> None:
+    """One Hopper kernel alone: "dq" (with the row statistics it stores into
+    ``stats``, (2, B * Hq * Sq) fp32), "stats" (the dQ kernel without dQ), or
+    "dkdv" (from ``stats`` as the dQ kernel left them)."""
     if kernel == "dkdv":
-        launch_hopper_backward(q, k, v, do, None, torch.empty_like(k), torch.empty_like(v), lse2,
-                               delta, dims, causal=causal)
-    else:
-        launch_hopper_backward(q, k, v, do, torch.empty_like(q), None, None, lse2, delta, dims,
-                               causal=causal)
+        hb._DKDV.launch((dims, causal, hb.STAGES), (q, k, v, do, torch.empty_like(k),
+                                                    torch.empty_like(v), stats[0], stats[1]),
+                        lambda: launch_plan("dkdv", dims, causal=causal))
+        return
+    want = kernel == "dq"
+    hb._DQ.launch((dims, causal, hb.STAGES, want),
+                  (q, k, v, do, torch.empty_like(q) if want else stats, out, lse, stats[0],
+                   stats[1]),
+                  lambda: launch_plan("dq", dims, causal=causal, dq=want))
 
 
 def compile_sm90(kernel: str = "dkdv", causal: bool = False) -> dict:
@@ -68,7 +75,8 @@ def compile_sm90(kernel: str = "dkdv", causal: bool = False) -> dict:
     stats = torch.empty(2, 512, dtype=torch.float32)
     dims = AttentionDims(1, 2, 1, 256, 256, 128, 128, 128**-0.5, 0)
     _, args, meta = launch_plan(kernel, dims, causal=causal)
-    outputs = (k, k) if kernel == "dkdv" else (q,)
+    # dk, dv or dq, out and lse; then lse2 and delta.
+    outputs = (k, k) if kernel == "dkdv" else (q, q, stats[0])
     kernel = _dkdv_kernel if kernel == "dkdv" else _dq_kernel
     kwargs = {name: meta.pop(name) for name in ("num_warps", "maxnreg")}
     binder = create_function_from_signature(kernel.signature, kernel.params, backend)
@@ -127,11 +135,11 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, hq: int = 16, hkv
         ok &= e_hopper <= 2 * e_port + 1e-3
     t_hopper, t_port = _time_ms(lambda: backward(True)), _time_ms(lambda: backward(False))
     c = backward_config(q.dtype, "ieee", dims.d, dims.dv)
-    delta, lse2 = backward_stats(do, out, lse, dims, c.dq)
     t_stats = _time_ms(lambda: backward_stats(do, out, lse, dims, c.dq))
-    alone = {kernel: _time_ms(lambda kernel=kernel: hopper_alone(kernel, do, q, k, v, lse2, delta,
-                                                                 dims, causal=causal))
-             for kernel in ("dkdv", "dq")}
+    stats = torch.empty((2, batch * hq * sq), dtype=torch.float32, device="cuda")
+    alone = {kernel: _time_ms(lambda kernel=kernel: hopper_alone(
+        kernel, do, q, k, v, out.contiguous(), lse, stats, dims, causal=causal))
+        for kernel in ("stats", "dq", "dkdv")}
     # The portable kernels alone: each with the preprocessing, less its time.
     port_dkdv = _time_ms(lambda: backward(False, (False, True, True))) - t_stats
     port_dq = _time_ms(lambda: backward(False, (True, False, False))) - t_stats
@@ -145,7 +153,8 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, hq: int = 16, hkv
           f"{' '.join(errs)} {'ok' if ok else 'WRONG'} | Hopper {t_hopper:.3f} ms vs portable "
           f"{t_port:.3f} ({t_port / t_hopper:.2f}x), cuDNN {t_cudnn:.3f} "
           f"({t_cudnn / t_hopper:.2f}x) | alone: dK/dV {alone['dkdv']:.3f} (portable "
-          f"{port_dkdv:.3f}), dQ {alone['dq']:.3f} ({port_dq:.3f}), stats {t_stats:.3f}",
+          f"{port_dkdv:.3f}), dQ with the row statistics {alone['dq']:.3f} ({port_dq:.3f}), "
+          f"statistics {alone['stats']:.3f} ({t_stats:.3f})",
           flush=True)
     return ok
 

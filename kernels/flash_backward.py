@@ -671,15 +671,14 @@ def launch_backward(
         do = do.to(q.dtype)
     # delta = rowsum(dO * O) sums loaded tiles: its order must not follow their layouts.
     do, out = fresh_layout(do), fresh_layout(out)
+    if hopper:  # the Hopper kernels form delta and the base-2 LSE themselves
+        with _on_device_of(q):
+            launch_hopper_backward(q, k, v, do, out, lse, dq, dk, dv, dims, causal=causal)
+        return dq, dk if want_k else None, dv if want_v else None
 
     # Both paths take the same tiles: the same arithmetic, so the same bits
     # whatever the inputs' layouts (which decide the path).
     c = config or backward_config(q.dtype, precision, dims.d, dims.dv)
-    if hopper:  # the shared preprocessing, then the Hopper kernels: nothing else to plan
-        with _on_device_of(q):
-            delta, lse2 = backward_stats(do, out, lse, dims, c.dq)
-            launch_hopper_backward(q, k, v, do, dq, dk, dv, lse2, delta, dims, causal=causal)
-        return dq, dk if want_k else None, dv if want_v else None
     head = _head_meta(dims)
     through_tma = uses_tma(q, k, v, do, head, tma)
     bh = dims.batch * dims.hq

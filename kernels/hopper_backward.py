@@ -10,10 +10,20 @@ the bytes landed; empty: both consumers are done with the stage), and two
 consumer warpgroups whose GEMMs (``wgmma``) are asynchronous, so that while
 one computes P and dS the other's GEMMs keep the tensor cores busy.
 
+- dQ, first: a program holds 128 query rows of one (batch, head), 64 per
+  consumer, with their dQ in fp32 registers; the producer loads Q and dO
+  once, then K and V block by block (64 keys).  A consumer first forms its
+  rows' delta = rowsum(dO * O) and base-2 LSE and stores them for the dK/dV
+  kernel (so no preprocessing kernel runs), then per key block
+  S = Q K^T, dP = dO V^T, P, dS = P (dP - delta), dQ += dS K, with block
+  j's S and dP issued before block j-1's dS K: that GEMM runs under block
+  j's exponentials (FlashAttention-3's overlap within a warpgroup).
+
 - dK and dV: a program holds 128 keys of one (batch, KV head), 64 per
   consumer, with their dK and dV in fp32 registers; the producer loads K
-  and V once, then Q and dO of each query block (64 rows) of each query
-  head of the GQA group.  Per query block a consumer runs
+  and V once, then Q, dO and the rows' lse2 and delta of each query block
+  (64 rows) of each query head of the GQA group.  Per query block a
+  consumer runs
 
       S^T  = K Q^T                                   (64 keys x 64 rows)
       dP^T = V dO^T
@@ -22,18 +32,13 @@ one computes P and dS the other's GEMMs keep the tensor cores busy.
       dS^T = P^T (dP^T - delta)
       dK  += dS^T Q
 
-- dQ: a program holds 128 query rows of one (batch, head), 64 per
-  consumer, with their dQ in fp32 registers; the producer loads Q and dO
-  once, then K and V block by block (64 keys), and a consumer runs
-  S = Q K^T, dP = dO V^T, P, dS = P (dP - delta), dQ += dS K per block.
-
 Two kernels, because dK and dV sum over query rows and dQ over keys: each
 gradient element is summed by one program in a fixed order, with no
 atomics, so reruns are bit-identical (the price: P and dS computed twice).
 The arithmetic is the portable kernel's (``flash_backward``'s docstring):
-its preprocessing (``backward_stats``: delta and the base-2 LSE, +inf for a
-row that sees no key), one rounding for the exponent (an fma), P and dS
-rounded to the inputs' dtype before their GEMMs, fp32 sums, the scale
+delta in fp32 from the output the forward returned, the base-2 LSE (+inf
+for a row that sees no key), one rounding for the exponent (an fma), P and
+dS rounded to the inputs' dtype before their GEMMs, fp32 sums, the scale
 applied to dK and dQ once at the end.  The sums run in another order, so
 the bits differ from the portable kernel's, but not with the layout: TMA
 puts every layout into shared memory the same way.  Rows past Sq read as
@@ -66,6 +71,7 @@ from .hopper_prefill import HEAD_DIM, _layout, _tma_ready
 BLOCK_N = gl.constexpr(128)  # a program's keys: two consumers of 64
 HALF_N = gl.constexpr(64)
 BLOCK_M = gl.constexpr(64)  # query rows a step
+_LOG2E = gl.constexpr(LOG2E)
 
 
 # --------------------------------------------------------------------------
@@ -74,13 +80,18 @@ BLOCK_M = gl.constexpr(64)  # query rows a step
 
 
 @gluon.jit
-def _dkdv_producer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars, sched):
-    """One warp: the program's K and V (two halves of 64 keys), then Q and
-    dO of every step into the ring (a fresh mbarrier counts as having
-    completed phase 1: the first wait for a free stage passes at once)."""
+def _dkdv_producer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, stat_bufs,
+                   bars, sched, lse2_ptr, delta_ptr):
+    """One warp: the program's K and V (two halves of 64 keys), then Q, dO
+    and the rows' lse2 and delta of every step into the ring (a fresh
+    mbarrier counts as having completed phase 1: the first wait for a free
+    stage passes at once).  A step's Q is ready once its TMA bytes landed and
+    the warp stored the statistics: two arrivals."""
     kv_ready, q_ready, do_ready, empty = bars
-    batch, kv_head, n0, m_lo, n_m, GROUP = sched[:6]
+    batch, kv_head, n0, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
     STAGES: gl.constexpr = q_bufs.type.shape[0]
+    row_layout: gl.constexpr = gl.BlockedLayout([2], [32], [1], [0])
+    stats0 = (batch * HKV + kv_head).to(gl.int64) * GROUP * Sq
     mbarrier.expect(kv_ready, 2 * k_desc.block_type.nbytes + 2 * v_desc.block_type.nbytes)
     for h in gl.static_range(2):
         tma.async_copy_global_to_shared(k_desc, [batch, kv_head, n0 + h * HALF_N, 0], kv_ready,
@@ -99,6 +110,13 @@ def _dkdv_producer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
             mbarrier.expect(do_ready.index(s), do_desc.block_type.nbytes)
             tma.async_copy_global_to_shared(do_desc, [batch, head, m0, 0], do_ready.index(s),
                                             do_bufs.index(s))
+            # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
+            rows = m0 + gl.arange(0, BLOCK_M, row_layout)
+            stats = stats0 + g * Sq + rows
+            stat_bufs.index(2 * s).store(
+                gl.load(lse2_ptr + stats, mask=rows < Sq, other=float("inf")))
+            stat_bufs.index(2 * s + 1).store(gl.load(delta_ptr + stats, mask=rows < Sq, other=0.0))
+            mbarrier.arrive(q_ready.index(s), count=1)
             it += 1
 
 
@@ -115,10 +133,12 @@ def _store_rows(acc, ptr, bh, row0, n):
 
 
 @gluon.jit
-def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, bars,
-                   sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, HALF: gl.constexpr,
-                   CAUSAL: gl.constexpr):
-    """One warpgroup: dK and dV of keys ``n0 + 64 * HALF``.. over every step."""
+def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, stat_bufs,
+                   bars, sched, dk_ptr, dv_ptr, soft, HALF: gl.constexpr, CAUSAL: gl.constexpr):
+    """One warpgroup: dK and dV of keys ``n0 + 64 * HALF``.. over every step.
+    A step's lse2 and delta come from shared memory when they are used: as
+    row vectors of S^T they take 16 registers a thread each, which held
+    across the step made the consumer spill."""
     kv_ready, q_ready, do_ready, empty = bars
     batch, kv_head, n0, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
     qk_scale, scale = soft
@@ -140,20 +160,14 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
     # Row i sees key j iff j <= i + DIAG: a block whose first row sees this
     # half's last key needs no mask.
     full_from = k0 + HALF_N - 1 - DIAG
-    stats0 = (batch * HKV + kv_head).to(gl.int64) * GROUP * Sq
     mbarrier.wait(kv_ready, 0)
     k = k_smem.index(HALF).reshape([HALF_N, D])
     v = v_smem.index(HALF).reshape([HALF_N, D])
     it = 0  # the ring's step
-    for g in range(GROUP):
+    for _ in range(GROUP):
         for m0 in range(m_lo, m_lo + n_m * BLOCK_M, BLOCK_M):
             s = it % STAGES
             phase = (it // STAGES) & 1
-            rows = m0 + gl.arange(0, BLOCK_M, rows_of)
-            # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
-            stats = stats0 + g * Sq + rows
-            lse2 = gl.load(lse2_ptr + stats, mask=rows < Sq, other=float("inf"))
-            delta = gl.load(delta_ptr + stats, mask=rows < Sq, other=0.0)
             mbarrier.wait(q_ready.index(s), phase)
             q = q_bufs.index(s).reshape([BLOCK_M, D])
             st = warpgroup_mma(k, q.permute((1, 0)), zero_s, use_acc=False, is_async=True)
@@ -162,15 +176,17 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
             dpt = warpgroup_mma(v, do.permute((1, 0)), zero_s, use_acc=False, is_async=True)
             st = warpgroup_mma_wait(num_outstanding=1, deps=(st,))
             # One rounding, after the subtraction, as the portable kernel does.
-            shifted = gl.fma(st, qk_scale, -gl.expand_dims(lse2, 0))
+            shifted = gl.fma(st, qk_scale, -gl.expand_dims(stat_bufs.index(2 * s).load(rows_of), 0))
             if CAUSAL:
                 if m0 < full_from:
+                    rows = m0 + gl.arange(0, BLOCK_M, rows_of)
                     visible = gl.expand_dims(keys, 1) <= gl.expand_dims(rows + DIAG, 0)
                     shifted = gl.where(visible, shifted, float("-inf"))
             p = gl.exp2(shifted)
             p16 = gl.convert_layout(p.to(q_desc.dtype), op_layout)
             dv = warpgroup_mma(p16, do, dv, is_async=True)
             dpt = warpgroup_mma_wait(num_outstanding=1, deps=(dpt,))
+            delta = stat_bufs.index(2 * s + 1).load(rows_of)
             ds = p * (dpt - gl.expand_dims(delta, 0))
             ds16 = gl.convert_layout(ds.to(q_desc.dtype), op_layout)
             dk = warpgroup_mma(ds16, q, dk, is_async=True)
@@ -182,11 +198,12 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
 
 
 @gluon.jit
-def _shared(held_a, held_b, streamed_a, streamed_b, STAGES: gl.constexpr):
+def _shared(held_a, held_b, streamed_a, streamed_b, STAGES: gl.constexpr,
+            A_ARRIVALS: gl.constexpr):
     """A program's shared memory, from the TMA descriptors of its tensors:
     two blocks (one a consumer) of each of the two it holds, STAGES of each
     of the two it streams through the ring, and the barriers (held ready,
-    streamed a ready, streamed b ready, empty)."""
+    streamed a ready after ``A_ARRIVALS`` arrivals, streamed b ready, empty)."""
     held_a_smem = gl.allocate_shared_memory(held_a.dtype, [2] + held_a.block_type.shape,
                                             held_a.layout)
     held_b_smem = gl.allocate_shared_memory(held_b.dtype, [2] + held_b.block_type.shape,
@@ -201,7 +218,7 @@ def _shared(held_a, held_b, streamed_a, streamed_b, STAGES: gl.constexpr):
     empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     mbarrier.init(held_ready, count=1)
     for i in gl.static_range(STAGES):
-        mbarrier.init(a_ready.index(i), count=1)
+        mbarrier.init(a_ready.index(i), count=A_ARRIVALS)
         mbarrier.init(b_ready.index(i), count=1)
         mbarrier.init(empty.index(i), count=2)  # both consumers release a stage
     return held_a_smem, held_b_smem, a_bufs, b_bufs, (held_ready, a_ready, b_ready, empty)
@@ -223,14 +240,16 @@ def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, dk_ptr, dv_ptr, lse2_ptr, delt
     sched = (batch, kv_head, n0, m_lo, (n_rows - m_lo) // BLOCK_M, GROUP, Sq, Sk, HKV, DIAG)
     soft = (qk_scale, scale)
 
-    k_smem, v_smem, q_bufs, do_bufs, bars = _shared(k_desc, v_desc, q_desc, do_desc, STAGES)
+    k_smem, v_smem, q_bufs, do_bufs, bars = _shared(k_desc, v_desc, q_desc, do_desc, STAGES, 2)
+    stat_bufs = gl.allocate_shared_memory(gl.float32, [2 * STAGES, BLOCK_M],
+                                          gl.SwizzledSharedLayout(1, 1, 1, [0]))
     gl.warp_specialize([
         (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                          bars, sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL)),
+                          stat_bufs, bars, sched, dk_ptr, dv_ptr, soft, 0, CAUSAL)),
         (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                          bars, sched, dk_ptr, dv_ptr, lse2_ptr, delta_ptr, soft, 1, CAUSAL)),
+                          stat_bufs, bars, sched, dk_ptr, dv_ptr, soft, 1, CAUSAL)),
         (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                          bars, sched)),
+                          stat_bufs, bars, sched, lse2_ptr, delta_ptr)),
     ], [4, 1], [240, 24])
 
 
@@ -265,14 +284,60 @@ def _dq_producer(q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_buf
 
 
 @gluon.jit
+def _row_stats(do, o_ptr, lse_ptr, lse2_ptr, delta_ptr, bh, r0, Sq, out_layout: gl.constexpr):
+    """delta = rowsum(dO * O) and the base-2 LSE (+inf: no key seen) of the
+    64 rows from ``r0`` of head ``bh``, stored for the dK/dV kernel and
+    returned in ``out_layout``; rows past Sq get delta 0 and +inf.  ``do``
+    holds the rows in shared memory (TMA's zeros past Sq), O is dense
+    (B, H, Sq, D): the sum's order follows neither's layout."""
+    D: gl.constexpr = do.type.shape[1]
+    tile: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+    rows = r0 + gl.arange(0, BLOCK_M, gl.SliceLayout(1, tile))
+    cols = gl.arange(0, D, gl.SliceLayout(0, tile))
+    ok = rows < Sq
+    at = bh.to(gl.int64) * Sq + rows
+    o = gl.load(o_ptr + gl.expand_dims(at * D, 1) + gl.expand_dims(cols, 0),
+                mask=gl.expand_dims(ok, 1), other=0.0)
+    delta = gl.sum(o.to(gl.float32) * do.load(tile).to(gl.float32), axis=1)
+    lse = gl.load(lse_ptr + at, mask=ok, other=float("-inf"))
+    lse2 = gl.where(lse == float("-inf"), float("inf"), lse * _LOG2E)
+    gl.store(delta_ptr + at, delta, mask=ok)
+    gl.store(lse2_ptr + at, lse2, mask=ok)
+    return gl.convert_layout(lse2, out_layout), gl.convert_layout(delta, out_layout)
+
+
+@gluon.jit
+def _dq_ds(st, dp, j, rows, cols0, lse2, delta, n_full, soft, Sk, DIAG, CAUSAL: gl.constexpr,
+           PENDING: gl.constexpr):
+    """dS of key block ``j`` from its scores S and dP, both in flight:
+    P = exp2(S * scale * log2 e - lse2), 0 where masked (blocks from
+    ``n_full``: keys past Sk or, causal, past a row's diagonal), then
+    dS = P (dP - delta).  ``PENDING`` wgmma groups were issued after dP."""
+    st = warpgroup_mma_wait(num_outstanding=PENDING + 1, deps=(st,))
+    shifted = gl.fma(st, soft[0], -gl.expand_dims(lse2, 1))
+    if j >= n_full:
+        cols = j * st.type.shape[1] + cols0
+        visible = gl.expand_dims(cols < Sk, 0)
+        if CAUSAL:
+            visible = visible & (gl.expand_dims(cols, 0) <= gl.expand_dims(rows + DIAG, 1))
+        shifted = gl.where(visible, shifted, float("-inf"))
+    p = gl.exp2(shifted)
+    dp = warpgroup_mma_wait(num_outstanding=PENDING, deps=(dp,))
+    return p * (dp - gl.expand_dims(delta, 1))
+
+
+@gluon.jit
 def _dq_consumer(q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars, sched,
-                 dq_ptr, lse2_ptr, delta_ptr, soft, HALF: gl.constexpr, CAUSAL: gl.constexpr):
-    """One warpgroup: dQ of rows ``m0 + 64 * HALF``.. over every key block
-    the program walks:  S = Q K^T, dP = dO V^T, P = exp2(S * scale * log2 e
-    - lse2) (0 where masked), dS = P (dP - delta), dQ += dS K."""
+                 dq_ptr, o_ptr, lse_ptr, lse2_ptr, delta_ptr, soft, HALF: gl.constexpr,
+                 CAUSAL: gl.constexpr, DQ: gl.constexpr):
+    """One warpgroup: the row statistics of rows ``m0 + 64 * HALF``.., then
+    (``DQ``) their dQ over every key block the program walks:  S = Q K^T,
+    dP = dO V^T, P = exp2(S * scale * log2 e - lse2) (0 where masked),
+    dS = P (dP - delta), dQ += dS K.  Block j's S and dP are issued before
+    block j-1's dS K, whose GEMM then runs under block j's exponentials
+    (wgmma groups complete in order)."""
     qdo_ready, k_ready, v_ready, empty = bars
     batch, head, kv_head, m0, n_blocks, Sq, Sk, H, DIAG = sched
-    qk_scale, scale = soft
     STAGES: gl.constexpr = k_bufs.type.shape[0]
     BLOCK_KV: gl.constexpr = k_desc.block_type.shape[2]
     D: gl.constexpr = q_desc.block_type.shape[3]
@@ -281,13 +346,11 @@ def _dq_consumer(q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_buf
     acc_layout: gl.constexpr = gl.NVMMADistributedLayout(
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, D, 16])
     op_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=acc_layout, k_width=2)
+    KV_SHAPE: gl.constexpr = [BLOCK_KV, D]
 
     r0 = m0 + HALF * BLOCK_M
     rows = r0 + gl.arange(0, BLOCK_M, gl.SliceLayout(1, s_layout))
-    stats = (batch * H + head).to(gl.int64) * Sq + rows
-    # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
-    lse2 = gl.load(lse2_ptr + stats, mask=rows < Sq, other=float("inf"))
-    delta = gl.load(delta_ptr + stats, mask=rows < Sq, other=0.0)
+    cols0 = gl.arange(0, BLOCK_KV, gl.SliceLayout(0, s_layout))
     # Blocks from n_full on hold keys past Sk (which TMA reads as zeros: a
     # score of 0, whose p can overflow) or, causal, keys past some row's
     # diagonal (key c visible to row r iff c <= r + DIAG): they are masked.
@@ -299,37 +362,45 @@ def _dq_consumer(q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_buf
     mbarrier.wait(qdo_ready, 0)
     q = q_smem.index(HALF).reshape([BLOCK_M, D])
     do = do_smem.index(HALF).reshape([BLOCK_M, D])
-    for j in range(n_blocks):
-        s = j % STAGES
-        phase = (j // STAGES) & 1
-        mbarrier.wait(k_ready.index(s), phase)
-        k = k_bufs.index(s).reshape([BLOCK_KV, D])
-        st = warpgroup_mma(q, k.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-        mbarrier.wait(v_ready.index(s), phase)
-        v = v_bufs.index(s).reshape([BLOCK_KV, D])
-        dp = warpgroup_mma(do, v.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-        st = warpgroup_mma_wait(num_outstanding=1, deps=(st,))
-        shifted = gl.fma(st, qk_scale, -gl.expand_dims(lse2, 1))
-        if j >= n_full:
-            cols = j * BLOCK_KV + gl.arange(0, BLOCK_KV, gl.SliceLayout(0, s_layout))
-            visible = gl.expand_dims(cols < Sk, 0)
-            if CAUSAL:
-                visible = visible & (gl.expand_dims(cols, 0) <= gl.expand_dims(rows + DIAG, 1))
-            shifted = gl.where(visible, shifted, float("-inf"))
-        p = gl.exp2(shifted)
-        dp = warpgroup_mma_wait(num_outstanding=0, deps=(dp,))
-        ds = p * (dp - gl.expand_dims(delta, 1))
+    lse2, delta = _row_stats(do, o_ptr, lse_ptr, lse2_ptr, delta_ptr, batch * H + head, r0, Sq,
+                             gl.SliceLayout(1, s_layout))
+    if n_blocks > 0:  # causal, rows before every key have none; none without DQ
+        mbarrier.wait(k_ready.index(0), 0)
+        st = warpgroup_mma(q, k_bufs.index(0).reshape(KV_SHAPE).permute((1, 0)), zero_s,
+                           use_acc=False, is_async=True)
+        mbarrier.wait(v_ready.index(0), 0)
+        dp = warpgroup_mma(do, v_bufs.index(0).reshape(KV_SHAPE).permute((1, 0)), zero_s,
+                           use_acc=False, is_async=True)
+        ds = _dq_ds(st, dp, 0, rows, cols0, lse2, delta, n_full, soft, Sk, DIAG, CAUSAL, 0)
         ds16 = gl.convert_layout(ds.to(q_desc.dtype), op_layout)
-        dq = warpgroup_mma(ds16, k, dq, is_async=True)
+        for j in range(1, n_blocks):
+            s = j % STAGES
+            phase = (j // STAGES) & 1
+            prev = (j - 1) % STAGES
+            mbarrier.wait(k_ready.index(s), phase)
+            st = warpgroup_mma(q, k_bufs.index(s).reshape(KV_SHAPE).permute((1, 0)), zero_s,
+                               use_acc=False, is_async=True)
+            mbarrier.wait(v_ready.index(s), phase)
+            dp = warpgroup_mma(do, v_bufs.index(s).reshape(KV_SHAPE).permute((1, 0)), zero_s,
+                               use_acc=False, is_async=True)
+            dq = warpgroup_mma(ds16, k_bufs.index(prev).reshape(KV_SHAPE), dq, is_async=True)
+            ds = _dq_ds(st, dp, j, rows, cols0, lse2, delta, n_full, soft, Sk, DIAG, CAUSAL, 1)
+            dq = warpgroup_mma_wait(num_outstanding=0, deps=(dq,))
+            mbarrier.arrive(empty.index(prev), count=1)
+            # Only now: the dQ GEMM just waited for read the previous dS's registers.
+            ds16 = gl.convert_layout(ds.to(q_desc.dtype), op_layout)
+        last = (n_blocks - 1) % STAGES
+        dq = warpgroup_mma(ds16, k_bufs.index(last).reshape(KV_SHAPE), dq, is_async=True)
         dq = warpgroup_mma_wait(num_outstanding=0, deps=(dq,))
-        mbarrier.arrive(empty.index(s), count=1)
-    _store_rows(dq * scale, dq_ptr, batch * H + head, r0, Sq)
+        mbarrier.arrive(empty.index(last), count=1)
+    if DQ:
+        _store_rows(dq * soft[1], dq_ptr, batch * H + head, r0, Sq)
 
 
 @gluon.jit
-def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, lse2_ptr, delta_ptr,
+def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, o_ptr, lse_ptr, lse2_ptr, delta_ptr,
                Sq, Sk, H, GROUP, DIAG, qk_scale, scale,
-               CAUSAL: gl.constexpr, STAGES: gl.constexpr):
+               CAUSAL: gl.constexpr, STAGES: gl.constexpr, DQ: gl.constexpr):
     n_m = gl.cdiv(Sq, 2 * BLOCK_M)
     pid_m = gl.program_id(0)
     if CAUSAL:  # the heaviest row tiles first, to even out the tail
@@ -341,15 +412,17 @@ def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, lse2_ptr, delta_ptr,
     kv_hi = Sk
     if CAUSAL:  # the tile's last row sees keys up to its own + DIAG
         kv_hi = gl.maximum(gl.minimum(Sk, gl.minimum(m0 + 2 * BLOCK_M, Sq) + DIAG), 0)
+    if not DQ:  # the row statistics alone
+        kv_hi = 0
     sched = (batch, head, head // GROUP, m0, gl.cdiv(kv_hi, BLOCK_KV), Sq, Sk, H, DIAG)
     soft = (qk_scale, scale)
 
-    q_smem, do_smem, k_bufs, v_bufs, bars = _shared(q_desc, do_desc, k_desc, v_desc, STAGES)
+    q_smem, do_smem, k_bufs, v_bufs, bars = _shared(q_desc, do_desc, k_desc, v_desc, STAGES, 1)
     gl.warp_specialize([
         (_dq_consumer, (q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars,
-                        sched, dq_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL)),
+                        sched, dq_ptr, o_ptr, lse_ptr, lse2_ptr, delta_ptr, soft, 0, CAUSAL, DQ)),
         (_dq_consumer, (q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars,
-                        sched, dq_ptr, lse2_ptr, delta_ptr, soft, 1, CAUSAL)),
+                        sched, dq_ptr, o_ptr, lse_ptr, lse2_ptr, delta_ptr, soft, 1, CAUSAL, DQ)),
         (_dq_producer, (q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_bufs, bars,
                         sched)),
     ], [4, 1], [240, 24])
@@ -361,8 +434,9 @@ def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, lse2_ptr, delta_ptr,
 # do as TMA descriptors of 64-row blocks.
 # --------------------------------------------------------------------------
 
-# dK/dV: 64 KB of K and V and three 32 KB stages of Q and dO; dQ: 64 KB of
-# Q and dO and three 32 KB stages of K and V.  160 KB of shared memory each.
+# dK/dV: 64 KB of K and V, three 32 KB stages of Q and dO, and three stages
+# of 512 bytes of row statistics; dQ: 64 KB of Q and dO and three 32 KB
+# stages of K and V.  About 160 KB of shared memory each.
 STAGES = 3
 
 
@@ -381,10 +455,11 @@ _DKDV = LaunchCache(_dkdv_kernel, leading=_leading)
 _DQ = LaunchCache(_dq_kernel, leading=_leading)
 
 
-def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int = STAGES
-                ) -> tuple[tuple, tuple, dict]:
+def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int = STAGES,
+                dq: bool = True) -> tuple[tuple, tuple, dict]:
     """(grid, the arguments after the leading ones, constants and options) of
-    a launch of ``kernel``, "dkdv" or "dq"."""
+    a launch of ``kernel``, "dkdv" or "dq" (``dq``: with dQ, not only the
+    row statistics)."""
     if kernel == "dkdv":
         grid = (-(-dims.sk // BLOCK_N.value), dims.batch * dims.hkv)
         heads = dims.hkv
@@ -394,21 +469,29 @@ def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int =
     else:
         raise ValueError(f"kernel: expected 'dkdv' or 'dq', got {kernel!r}")
     args = (dims.sq, dims.sk, heads, dims.group, dims.diagonal, dims.scale * LOG2E, dims.scale)
-    return grid, args, dict(CAUSAL=causal, STAGES=stages, num_warps=4, maxnreg=168)
+    meta = dict(CAUSAL=causal, STAGES=stages, num_warps=4, maxnreg=168)
+    return grid, args, {**meta, "DQ": dq} if kernel == "dq" else meta
 
 
 def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                           do: torch.Tensor, dq: torch.Tensor | None, dk: torch.Tensor | None,
-                           dv: torch.Tensor | None, lse2: torch.Tensor, delta: torch.Tensor,
-                           dims: AttentionDims, *, causal: bool, stages: int = STAGES) -> None:
+                           do: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
+                           dq: torch.Tensor | None, dk: torch.Tensor | None,
+                           dv: torch.Tensor | None, dims: AttentionDims, *, causal: bool,
+                           stages: int = STAGES) -> None:
     """dQ into the dense ``dq`` and dK and dV into the dense ``dk`` and
     ``dv`` (each skipped where None; dk and dv together), for a call the
     Hopper forward computes (``hopper_prefill.refusal``) with Sq, Sk > 0,
-    from ``backward_stats``' base-2 LSE and delta; on q's device made current."""
+    from the forward's dense ``out`` and natural-log ``lse``; on q's device
+    made current.  The dQ kernel runs first: it also stores each row's
+    delta and base-2 LSE, which the dK/dV kernel reads."""
     q, k, v, do = _tma_ready(q), _tma_ready(k), _tma_ready(v), _tma_ready(do)
+    stats = torch.empty((2, dims.batch * dims.hq * dims.sq), dtype=torch.float32,
+                        device=q.device)
+    lse2, delta = stats[0], stats[1]
+    want = dq is not None
+    _DQ.launch((dims, causal, stages, want),
+               (q, k, v, do, dq if want else stats, out, lse, lse2, delta),
+               lambda: launch_plan("dq", dims, causal=causal, stages=stages, dq=want))
     if dk is not None:
         _DKDV.launch((dims, causal, stages), (q, k, v, do, dk, dv, lse2, delta),
                      lambda: launch_plan("dkdv", dims, causal=causal, stages=stages))
-    if dq is not None:
-        _DQ.launch((dims, causal, stages), (q, k, v, do, dq, lse2, delta),
-                   lambda: launch_plan("dq", dims, causal=causal, stages=stages))

@@ -519,12 +519,13 @@ def _hopper_backward_call(case: dict):
     q, k, v, do = (_tensor(shape, case[f"layout_{t}"], case[f"offset_{t}"], case["dtype"])
                    for t, shape in shapes.items())
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
-    stats = torch.zeros((2, b * hq * sq), device=q.device)
+    out, lse = torch.zeros((b, hq, sq, 128), dtype=q.dtype, device=q.device), torch.zeros(
+        (b, hq, sq), device=q.device)
     dims = check_attention_inputs(q, k, v, causal=case["causal"], scale=case["scale"],
                                   alignment=case["alignment"])
 
     def call() -> None:
-        hb.launch_hopper_backward(q, k, v, do, dq, dk, dv, stats[1], stats[0], dims,
+        hb.launch_hopper_backward(q, k, v, do, out, lse, dq, dk, dv, dims,
                                   causal=case["causal"])
 
     return call

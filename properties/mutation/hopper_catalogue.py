@@ -101,6 +101,13 @@ HOPPER_MUTANTS: tuple[Mutant, ...] = (
         ("gl.minimum(m0 + 2 * BLOCK_M, Sq) + DIAG), 0)", "gl.minimum(m0 + BLOCK_M, Sq) + DIAG), "
          "0)"),
         "causal, dQ's program walks the keys its first 64 rows see, short of its last 64's"),
-    _hb("hopper_bwd.dq_unscaled", ("_store_rows(dq * scale,", "_store_rows(dq,"),
+    _hb("hopper_bwd.dq_unscaled", ("_store_rows(dq * soft[1],", "_store_rows(dq,"),
         "dQ stored without the softmax scale"),
+    _hb("hopper_bwd.lse_left_natural", ("lse * _LOG2E)", "lse)"),
+        "the row statistics keep the forward's natural-log LSE where the exponentials take "
+        "base 2"),
+    _hb("hopper_bwd.delta_of_the_next_stage",
+        ("delta = stat_bufs.index(2 * s + 1).load(rows_of)",
+         "delta = stat_bufs.index(2 * ((s + 1) % STAGES) + 1).load(rows_of)"),
+        "dK and dV read delta from the ring's next stage: another query block's rows"),
 )
