@@ -448,11 +448,17 @@ def test_eager_attention_passes_said_rounded_and_each_failure_unsaid_says_how(da
         assert note in v.note and note in v.describe(), v.describe()
 
 
-def test_a_failure_of_unrounded_logits_is_told_how_and_a_dropped_key_is_not():
+def test_a_failure_of_unrounded_logits_is_told_how_and_a_dropped_key_is_not(monkeypatch,
+                                                                            tmp_path):
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))  # the finding's dump
     case = AttentionCase(hq=2, hkv=2, sq=8, sk=64, d=64, dv=64, dtype="float16",
                          values=Values("normal", 1.7, 0))
     (told,) = checks.failures(against_oracle(_eager("dtypes=float16"), case))
     assert "logits=rounded" in told.note, told.describe()
+    # A campaign prints a finding's first line as it arrives: the note is there.
+    with pytest.raises(harness.Finding) as found:
+        harness.check("oracle", _eager("dtypes=float16").name, case)
+    assert "say so with --supports logits=rounded" in str(found.value).splitlines()[0]
     for supports in ("dtypes=float16", "dtypes=float16;logits=rounded"):
         found = checks.failures(against_oracle(_eager(supports, buggy=True), case))
         assert found and not any(v.note for v in found), [v.describe() for v in found]
