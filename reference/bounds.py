@@ -55,6 +55,8 @@ rounded again:
     e_in      = gamma_2(u_x) |s| sum_d |q_d k_d| + floor_x max(1, |s|) sum_d (|q_d| + |k_d|)
 
 which adds to d_j (the fp32 terms stay: the row max is subtracted in fp32).
+It holds while the products stay within x's range; past it they overflow,
+which is a finding, not rounding.
 
 Attention output (``attention_bound``).  ``o = sum_k p_k v_k`` computed from
 the kernel's p^ rounded to V's dtype, accumulated in fp32, rounded to the
