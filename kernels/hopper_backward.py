@@ -488,7 +488,7 @@ def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     stats = torch.empty((2, dims.batch * dims.hq * dims.sq), dtype=torch.float32,
                         device=q.device)
     lse2, delta = stats[0], stats[1]
-    want = dq is not None
+    want = dq is not None  # without dQ the kernel never reads its dq pointer
     _DQ.launch((dims, causal, stages, want),
                (q, k, v, do, dq if want else stats, out, lse, lse2, delta),
                lambda: launch_plan("dq", dims, causal=causal, stages=stages, dq=want))

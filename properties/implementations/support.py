@@ -27,6 +27,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
+from ...reference.bounds import LOGITS
 from ..model.cases import ALIGNMENTS
 from ..model.cases import DTYPES as _TORCH_DTYPES
 from ..model.layouts import NAMES
@@ -331,7 +332,7 @@ KEYS = {k.name: k for k in (
         "fp32 (in the kernel, partial sums unrounded), rounded (each query head's rounded "
         "to the input dtype, then summed, as FlashAttention-2's expanded dK, dV); said fp32, "
         "they are held to the tighter bound"),
-    Key("logits", _Choice(("fp32", "rounded")), "fp32",
+    Key("logits", _Choice(LOGITS), "fp32",
         "the dtype its logits scale * q k^T take before the softmax: fp32 (as fused kernels "
         "keep them), rounded (rounded to the input dtype, as eager attention's q @ k^T in "
         "fp16 or bf16 is, and SDPA's math path); said rounded, the bounds allow that rounding"),
