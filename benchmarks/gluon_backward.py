@@ -6,7 +6,7 @@ the fp32 answer; then both timed, with cuDNN's backward beside them, and
 each kernel alone (dK/dV, dQ) beside the portable kernel's.
 
     python benchmarks/gluon_backward.py              # on an H100/H200: check, then time
-    python benchmarks/gluon_backward.py --compile dkdv|dq [--causal]   # sm_90 code, no GPU
+    python benchmarks/gluon_backward.py --compile dkdv|fused|dq [--causal]   # sm_90 code, no GPU
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ from attnfuzz.kernels.flash_backward import (  # noqa: E402
     launch_backward,
 )
 from attnfuzz.kernels.hopper_backward import (  # noqa: E402
+    _described,
     _dkdv_kernel,
     _dq_kernel,
-    _leading,
+    launch_hopper_backward,
     launch_plan,
 )
 
@@ -39,11 +40,17 @@ from attnfuzz.kernels.hopper_backward import (  # noqa: E402
 def hopper_alone(kernel: str, do, q, k, v, out, lse, stats, dims: AttentionDims, *,
                  causal: bool) -> None:
     """One Hopper kernel alone: "dq" (with the row statistics it stores into
-    ``stats``, (2, B * Hq * Sq) fp32), "stats" (the dQ kernel without dQ), or
-    "dkdv" (from ``stats`` as the dQ kernel left them)."""
+    ``stats``, (2, B * Hq * Sq) fp32), "stats" (the dQ kernel without dQ),
+    "dkdv" (from ``stats`` as the dQ kernel left them), or "fused" (the
+    statistics, then dK/dV with dQ: the fused backward whole)."""
+    if kernel == "fused":
+        launch_hopper_backward(q, k, v, do, out, lse, torch.empty_like(q), torch.empty_like(k),
+                               torch.empty_like(v), dims, causal=causal, fused=True)
+        return
     if kernel == "dkdv":
-        hb._DKDV.launch((dims, causal, hb.STAGES), (q, k, v, do, torch.empty_like(k),
-                                                    torch.empty_like(v), stats[0], stats[1]),
+        hb._DKDV.launch((dims, causal, hb.STAGES, False),
+                        (q, k, v, do, q, stats, torch.empty_like(k), torch.empty_like(v),
+                         stats[0], stats[1], stats),
                         lambda: launch_plan("dkdv", dims, causal=causal))
         return
     want = kernel == "dq"
@@ -54,9 +61,9 @@ def hopper_alone(kernel: str, do, q, k, v, out, lse, stats, dims: AttentionDims,
 
 
 def compile_sm90(kernel: str = "dkdv", causal: bool = False) -> dict:
-    """Compile ``kernel`` ("dkdv" or "dq") for sm_90 without a GPU: registers,
-    shared memory and a census of the SASS instructions that make it warp
-    specialised."""
+    """Compile ``kernel`` ("dkdv", "fused": dK/dV with dQ, or "dq") for sm_90
+    without a GPU: registers, shared memory and a census of the SASS
+    instructions that make it warp specialised."""
     import collections
     import re
 
@@ -74,13 +81,18 @@ def compile_sm90(kernel: str = "dkdv", causal: bool = False) -> dict:
     k = torch.empty(1, 1, 256, 128, dtype=torch.bfloat16)
     stats = torch.empty(2, 512, dtype=torch.float32)
     dims = AttentionDims(1, 2, 1, 256, 256, 128, 128, 128**-0.5, 0)
-    _, args, meta = launch_plan(kernel, dims, causal=causal)
-    # dk, dv or dq, out and lse; then lse2 and delta.
-    outputs = (k, k) if kernel == "dkdv" else (q, q, stats[0])
-    kernel = _dkdv_kernel if kernel == "dkdv" else _dq_kernel
+    fused = kernel == "fused"
+    _, args, meta = launch_plan("dq" if kernel == "dq" else "dkdv", dims, causal=causal,
+                                fused=fused)
     kwargs = {name: meta.pop(name) for name in ("num_warps", "maxnreg")}
+    if kernel == "dq":  # dq, out and lse; then lse2 and delta
+        leading = _described(4)((q, k, k, q, q, q, stats[0], stats[0], stats[1]), False)
+    else:  # dQ's fp32 tiles, dq, dk, dv, lse2, delta, the semaphores
+        tiles = torch.empty(q.shape, dtype=torch.float32) if fused else q
+        sems = torch.zeros(16, dtype=torch.int32)
+        leading = _described(5)((q, k, k, q, tiles, q, k, k, stats[0], stats[1], sems), False)
+    kernel = _dq_kernel if kernel == "dq" else _dkdv_kernel
     binder = create_function_from_signature(kernel.signature, kernel.params, backend)
-    leading = _leading((q, k, k, q, *outputs, stats[0], stats[1]), False)
     bound, specialization, options = binder(*leading, *args, **meta, **kwargs)
     options, signature, constexprs, attrs = kernel._pack_args(backend, kwargs, bound,
                                                               specialization, options)
@@ -139,7 +151,7 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, hq: int = 16, hkv
     stats = torch.empty((2, batch * hq * sq), dtype=torch.float32, device="cuda")
     alone = {kernel: _time_ms(lambda kernel=kernel: hopper_alone(
         kernel, do, q, k, v, out.contiguous(), lse, stats, dims, causal=causal))
-        for kernel in ("stats", "dq", "dkdv")}
+        for kernel in ("stats", "dq", "dkdv", "fused")}
     # The portable kernels alone: each with the preprocessing, less its time.
     port_dkdv = _time_ms(lambda: backward(False, (False, True, True))) - t_stats
     port_dq = _time_ms(lambda: backward(False, (True, False, False))) - t_stats
@@ -154,14 +166,14 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, hq: int = 16, hkv
           f"{t_port:.3f} ({t_port / t_hopper:.2f}x), cuDNN {t_cudnn:.3f} "
           f"({t_cudnn / t_hopper:.2f}x) | alone: dK/dV {alone['dkdv']:.3f} (portable "
           f"{port_dkdv:.3f}), dQ with the row statistics {alone['dq']:.3f} ({port_dq:.3f}), "
-          f"statistics {alone['stats']:.3f} ({t_stats:.3f})",
+          f"statistics {alone['stats']:.3f} ({t_stats:.3f}); fused {alone['fused']:.3f}",
           flush=True)
     return ok
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--compile", choices=["dkdv", "dq"],
+    p.add_argument("--compile", choices=["dkdv", "fused", "dq"],
                    help="compile this kernel for sm_90 only (no GPU)")
     p.add_argument("--causal", action="store_true", help="with --compile: the causal kernel")
     p.add_argument("--lengths", default="1024,4096")

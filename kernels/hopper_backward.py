@@ -52,10 +52,13 @@ alignment, any scale, no window.
 
 from __future__ import annotations
 
+import functools
+
 import torch
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (
+    fence_async_shared,
     mbarrier,
     tma,
     warpgroup_mma,
@@ -64,7 +67,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (
 from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
 
 from ._checks import AttentionDims
-from ._launch import HostDescriptor, LaunchCache
+from ._launch import HostDescriptor, LaunchCache, num_sms
 from ._tiles import LOG2E
 from .hopper_prefill import HEAD_DIM, _layout, _tma_ready
 
@@ -72,75 +75,189 @@ BLOCK_N = gl.constexpr(128)  # a program's keys: two consumers of 64
 HALF_N = gl.constexpr(64)
 BLOCK_M = gl.constexpr(64)  # query rows a step
 _LOG2E = gl.constexpr(LOG2E)
+_D = gl.constexpr(HEAD_DIM)  # D = Dv
 
 
 # --------------------------------------------------------------------------
-# dK and dV: a program per 128 keys, walking the query blocks that see them
+# dK and dV (and, fused, dQ): a program per 128 keys, walking the query
+# blocks that see them
 # --------------------------------------------------------------------------
 
 
 @gluon.jit
+def _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL: gl.constexpr, FUSED: gl.constexpr):
+    """Step ``it`` of key block ``n``: (head of the group, query block, rank,
+    first, last).  Fused, the rank orders the key blocks that add into a
+    query block's dQ, each after the one before it.
+
+    Causal, or not fused: the query blocks from the first that sees the keys
+    upward, head by head.  A query block's adders run from the last key
+    block it sees down to block 0: block n's predecessor, n + 1, reached the
+    query block two steps earlier.  Fused and not causal: block n walks the
+    pairs of query blocks (128 rows) down from pair n, wrapping, so that the
+    programs of a KV head start each on its own pair; pair p's adders are
+    p, p + 1, ... wrapping within the N key blocks (p < N), or 0, 1, ...
+    (p >= N), each one pair of steps before its successor.  A pair's second
+    block past Sq is a step with no rows."""
+    if CAUSAL or not FUSED:
+        g = it // n_m
+        m = m_lo + it % n_m
+        last_row = gl.minimum(m * BLOCK_M + BLOCK_M - 1, Sq - 1)
+        rank = gl.minimum(N - 1, (last_row + DIAG) // BLOCK_N) - n
+        last = n == 0
+    else:
+        pair = it // (2 * GROUP)
+        g = (it // 2) % GROUP
+        p = (n - pair + P) % P
+        m = 2 * p + it % 2
+        rank = n
+        if p < N:
+            rank = (n - p + N) % N
+        last = rank == N - 1
+    return g, m, rank, rank == 0, last
+
+
+@gluon.jit
 def _dkdv_producer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, stat_bufs,
-                   bars, sched, lse2_ptr, delta_ptr):
+                   bars, sched, lse2_ptr, delta_ptr, CAUSAL: gl.constexpr, FUSED: gl.constexpr):
     """One warp: the program's K and V (two halves of 64 keys), then Q, dO
     and the rows' lse2 and delta of every step into the ring (a fresh
     mbarrier counts as having completed phase 1: the first wait for a free
     stage passes at once).  A step's Q is ready once its TMA bytes landed and
     the warp stored the statistics: two arrivals."""
-    kv_ready, q_ready, do_ready, empty = bars
-    batch, kv_head, n0, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
+    kv_ready, q_ready, do_ready, empty = bars[0], bars[1], bars[2], bars[3]
+    batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
     STAGES: gl.constexpr = q_bufs.type.shape[0]
     row_layout: gl.constexpr = gl.BlockedLayout([2], [32], [1], [0])
     stats0 = (batch * HKV + kv_head).to(gl.int64) * GROUP * Sq
     mbarrier.expect(kv_ready, 2 * k_desc.block_type.nbytes + 2 * v_desc.block_type.nbytes)
     for h in gl.static_range(2):
-        tma.async_copy_global_to_shared(k_desc, [batch, kv_head, n0 + h * HALF_N, 0], kv_ready,
-                                        k_smem.index(h))
-        tma.async_copy_global_to_shared(v_desc, [batch, kv_head, n0 + h * HALF_N, 0], kv_ready,
-                                        v_smem.index(h))
-    it = 0  # the ring's step
-    for g in range(GROUP):
+        tma.async_copy_global_to_shared(k_desc, [batch, kv_head, n * BLOCK_N + h * HALF_N, 0],
+                                        kv_ready, k_smem.index(h))
+        tma.async_copy_global_to_shared(v_desc, [batch, kv_head, n * BLOCK_N + h * HALF_N, 0],
+                                        kv_ready, v_smem.index(h))
+    for it in range(GROUP * n_m):
+        g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, FUSED)
         head = kv_head * GROUP + g
-        for m0 in range(m_lo, m_lo + n_m * BLOCK_M, BLOCK_M):
-            s = it % STAGES
-            mbarrier.wait(empty.index(s), ((it // STAGES) & 1) ^ 1)
-            mbarrier.expect(q_ready.index(s), q_desc.block_type.nbytes)
-            tma.async_copy_global_to_shared(q_desc, [batch, head, m0, 0], q_ready.index(s),
-                                            q_bufs.index(s))
-            mbarrier.expect(do_ready.index(s), do_desc.block_type.nbytes)
-            tma.async_copy_global_to_shared(do_desc, [batch, head, m0, 0], do_ready.index(s),
-                                            do_bufs.index(s))
-            # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
-            rows = m0 + gl.arange(0, BLOCK_M, row_layout)
-            stats = stats0 + g * Sq + rows
-            stat_bufs.index(2 * s).store(
-                gl.load(lse2_ptr + stats, mask=rows < Sq, other=float("inf")))
-            stat_bufs.index(2 * s + 1).store(gl.load(delta_ptr + stats, mask=rows < Sq, other=0.0))
-            mbarrier.arrive(q_ready.index(s), count=1)
-            it += 1
+        m0 = m * BLOCK_M
+        s = it % STAGES
+        mbarrier.wait(empty.index(s), ((it // STAGES) & 1) ^ 1)
+        mbarrier.expect(q_ready.index(s), q_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(q_desc, [batch, head, m0, 0], q_ready.index(s),
+                                        q_bufs.index(s))
+        mbarrier.expect(do_ready.index(s), do_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(do_desc, [batch, head, m0, 0], do_ready.index(s),
+                                        do_bufs.index(s))
+        # Rows past Sq: +inf like a row that sees no key, so p = 0 there.
+        rows = m0 + gl.arange(0, BLOCK_M, row_layout)
+        stats = stats0 + g * Sq + rows
+        stat_bufs.index(2 * s).store(
+            gl.load(lse2_ptr + stats, mask=rows < Sq, other=float("inf")))
+        stat_bufs.index(2 * s + 1).store(gl.load(delta_ptr + stats, mask=rows < Sq, other=0.0))
+        mbarrier.arrive(q_ready.index(s), count=1)
 
 
 @gluon.jit
-def _store_rows(acc, ptr, bh, row0, n):
+def _store_rows(acc, ptr, bh, row0, n, col0):
     """64 rows from ``row0`` of head ``bh`` (batch * heads + head) from
-    registers into the dense (B, H, n, D) ``ptr``; rows past ``n`` are dropped."""
-    D: gl.constexpr = acc.type.shape[1]
+    registers into the dense (B, H, n, 128) ``ptr``, at columns ``col0``..;
+    rows past ``n`` are dropped."""
     layout: gl.constexpr = acc.type.layout
     rows = gl.expand_dims(row0 + gl.arange(0, 64, gl.SliceLayout(1, layout)), 1)
-    cols = gl.expand_dims(gl.arange(0, D, gl.SliceLayout(0, layout)), 0)
-    base = ptr + bh.to(gl.int64) * n * D
-    gl.store(base + rows * D + cols, acc.to(ptr.dtype.element_ty), mask=(rows < n) & (cols < D))
+    cols = gl.expand_dims(col0 + gl.arange(0, acc.type.shape[1], gl.SliceLayout(0, layout)), 0)
+    base = ptr + bh.to(gl.int64) * n * _D
+    gl.store(base + rows * _D + cols, acc.to(ptr.dtype.element_ty),
+             mask=(rows < n) & (cols < _D))
+
+
+@gluon.jit
+def _proxy_fence(x):
+    """Orders this thread's global accesses through the generic proxy (the
+    semaphores) and through the async proxy (TMA); returns ``x``."""
+    return gl.inline_asm_elementwise("fence.proxy.async.global; mov.u32 $0, $1;", "=r,r", [x],
+                                     dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _bulk_written(x):
+    """Waits until this thread's TMA stores are written, not only read from
+    shared memory (``tma.store_wait``); returns ``x``."""
+    return gl.inline_asm_elementwise("cp.async.bulk.wait_group 0; mov.u32 $0, $1;", "=r,r", [x],
+                                     dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _dq_tile_in(it, acc_desc, acc_smem, acc_ready, sched, sem_ptr, CAUSAL: gl.constexpr):
+    """Step ``it``'s fp32 dQ tile into its slot, once every key block before
+    this one has added its share (the tile's semaphore counts the step's
+    rank); the first adder loads nothing."""
+    batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
+    SLOTS: gl.constexpr = acc_smem.type.shape[0]
+    g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, True)
+    slot = it % SLOTS
+    head = kv_head * GROUP + g
+    if first:
+        mbarrier.arrive(acc_ready.index(slot), count=1)
+    else:
+        sem = sem_ptr + 1 + ((batch * HKV * GROUP + head) * 2 * P + m)
+        seen = gl.atomic_add(sem, 0, sem="acquire", scope="gpu")
+        while seen != rank:
+            seen = gl.atomic_add(sem, 0, sem="acquire", scope="gpu")
+        _proxy_fence(seen)
+        mbarrier.expect(acc_ready.index(slot), acc_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(acc_desc, [batch, head, m * BLOCK_M, 0],
+                                        acc_ready.index(slot), acc_smem.index(slot))
+
+
+@gluon.jit
+def _dq_tile_out(it, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL: gl.constexpr):
+    """Once the consumers added step ``it``'s shares, its tile back to global
+    memory and its semaphore counted on (the last adder stored dQ itself)."""
+    batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
+    SLOTS: gl.constexpr = acc_smem.type.shape[0]
+    g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, True)
+    slot = it % SLOTS
+    head = kv_head * GROUP + g
+    mbarrier.wait(acc_done.index(slot), (it // SLOTS) & 1)
+    if not last:
+        tma.async_copy_shared_to_global(acc_desc, [batch, head, m * BLOCK_M, 0],
+                                        acc_smem.index(slot))
+        tma.store_wait(0)
+        sem = sem_ptr + 1 + ((batch * HKV * GROUP + head) * 2 * P + m)
+        _proxy_fence(_bulk_written(rank))
+        gl.atomic_add(sem, 1, sem="release", scope="gpu")
+
+
+@gluon.jit
+def _dq_writer(acc_desc, acc_smem, bars, sched, sem_ptr, CAUSAL: gl.constexpr):
+    """One warp, fused: each step's fp32 dQ tile (64 rows) in, then out.
+    With two slots a step's tile is loaded before the previous step's goes
+    out, so that the load runs under that step's GEMMs."""
+    acc_ready, acc_done = bars[5], bars[6]
+    SLOTS: gl.constexpr = acc_smem.type.shape[0]
+    steps = sched[7] * sched[6]
+    for it in range(steps + 1):
+        if SLOTS == 1 and it > 0:
+            _dq_tile_out(it - 1, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL)
+        if it < steps:
+            _dq_tile_in(it, acc_desc, acc_smem, acc_ready, sched, sem_ptr, CAUSAL)
+        if SLOTS > 1 and it > 0:
+            _dq_tile_out(it - 1, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL)
 
 
 @gluon.jit
 def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, stat_bufs,
-                   bars, sched, dk_ptr, dv_ptr, soft, HALF: gl.constexpr, CAUSAL: gl.constexpr):
+                   ds_bufs, acc_smem, bars, sched, dq_ptr, dk_ptr, dv_ptr, soft,
+                   HALF: gl.constexpr, CAUSAL: gl.constexpr, FUSED: gl.constexpr):
     """One warpgroup: dK and dV of keys ``n0 + 64 * HALF``.. over every step.
     A step's lse2 and delta come from shared memory when they are used: as
     row vectors of S^T they take 16 registers a thread each, which held
-    across the step made the consumer spill."""
-    kv_ready, q_ready, do_ready, empty = bars
-    batch, kv_head, n0, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
+    across the step made the consumer spill.  Fused, once both consumers put
+    their dS^T in shared memory, it forms dQ's columns ``64 * HALF``.. of
+    the step's rows over all 128 keys and adds them into the step's fp32
+    tile; the last adder scales and stores them instead."""
+    kv_ready, q_ready, do_ready, empty = bars[0], bars[1], bars[2], bars[3]
+    batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
     qk_scale, scale = soft
     STAGES: gl.constexpr = q_bufs.type.shape[0]
     D: gl.constexpr = q_desc.block_type.shape[3]
@@ -148,6 +265,8 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, BLOCK_M, 16])
     acc_layout: gl.constexpr = gl.NVMMADistributedLayout(
         version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, D, 16])
+    dq_layout: gl.constexpr = gl.NVMMADistributedLayout(
+        version=[3, 0], warps_per_cta=[4, 1], instr_shape=[16, D // 2, 16])
     op_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=acc_layout, k_width=2)
     rows_of: gl.constexpr = gl.SliceLayout(0, s_layout)  # query rows run along S^T's columns
     keys_of: gl.constexpr = gl.SliceLayout(1, s_layout)
@@ -155,7 +274,7 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
     dk = gl.zeros([HALF_N, D], gl.float32, acc_layout)
     dv = gl.zeros([HALF_N, D], gl.float32, acc_layout)
     zero_s = gl.zeros([HALF_N, BLOCK_M], gl.float32, s_layout)
-    k0 = n0 + HALF * HALF_N
+    k0 = n * BLOCK_N + HALF * HALF_N
     keys = k0 + gl.arange(0, HALF_N, keys_of)
     # Row i sees key j iff j <= i + DIAG: a block whose first row sees this
     # half's last key needs no mask.
@@ -163,38 +282,85 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
     mbarrier.wait(kv_ready, 0)
     k = k_smem.index(HALF).reshape([HALF_N, D])
     v = v_smem.index(HALF).reshape([HALF_N, D])
-    it = 0  # the ring's step
-    for _ in range(GROUP):
-        for m0 in range(m_lo, m_lo + n_m * BLOCK_M, BLOCK_M):
-            s = it % STAGES
-            phase = (it // STAGES) & 1
-            mbarrier.wait(q_ready.index(s), phase)
-            q = q_bufs.index(s).reshape([BLOCK_M, D])
-            st = warpgroup_mma(k, q.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-            mbarrier.wait(do_ready.index(s), phase)
-            do = do_bufs.index(s).reshape([BLOCK_M, D])
-            dpt = warpgroup_mma(v, do.permute((1, 0)), zero_s, use_acc=False, is_async=True)
-            st = warpgroup_mma_wait(num_outstanding=1, deps=(st,))
-            # One rounding, after the subtraction, as the portable kernel does.
-            shifted = gl.fma(st, qk_scale, -gl.expand_dims(stat_bufs.index(2 * s).load(rows_of), 0))
-            if CAUSAL:
-                if m0 < full_from:
-                    rows = m0 + gl.arange(0, BLOCK_M, rows_of)
-                    visible = gl.expand_dims(keys, 1) <= gl.expand_dims(rows + DIAG, 0)
-                    shifted = gl.where(visible, shifted, float("-inf"))
-            p = gl.exp2(shifted)
-            p16 = gl.convert_layout(p.to(q_desc.dtype), op_layout)
-            dv = warpgroup_mma(p16, do, dv, is_async=True)
-            dpt = warpgroup_mma_wait(num_outstanding=1, deps=(dpt,))
-            delta = stat_bufs.index(2 * s + 1).load(rows_of)
-            ds = p * (dpt - gl.expand_dims(delta, 0))
-            ds16 = gl.convert_layout(ds.to(q_desc.dtype), op_layout)
-            dk = warpgroup_mma(ds16, q, dk, is_async=True)
+    for it in range(GROUP * n_m):
+        g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, FUSED)
+        m0 = m * BLOCK_M
+        s = it % STAGES
+        phase = (it // STAGES) & 1
+        mbarrier.wait(q_ready.index(s), phase)
+        q = q_bufs.index(s).reshape([BLOCK_M, D])
+        st = warpgroup_mma(k, q.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+        mbarrier.wait(do_ready.index(s), phase)
+        do = do_bufs.index(s).reshape([BLOCK_M, D])
+        dpt = warpgroup_mma(v, do.permute((1, 0)), zero_s, use_acc=False, is_async=True)
+        st = warpgroup_mma_wait(num_outstanding=1, deps=(st,))
+        # One rounding, after the subtraction, as the portable kernel does.
+        shifted = gl.fma(st, qk_scale, -gl.expand_dims(stat_bufs.index(2 * s).load(rows_of), 0))
+        if CAUSAL:
+            if m0 < full_from:
+                rows = m0 + gl.arange(0, BLOCK_M, rows_of)
+                visible = gl.expand_dims(keys, 1) <= gl.expand_dims(rows + DIAG, 0)
+                shifted = gl.where(visible, shifted, float("-inf"))
+        p = gl.exp2(shifted)
+        p16 = gl.convert_layout(p.to(q_desc.dtype), op_layout)
+        dv = warpgroup_mma(p16, do, dv, is_async=True)
+        dpt = warpgroup_mma_wait(num_outstanding=1, deps=(dpt,))
+        delta = stat_bufs.index(2 * s + 1).load(rows_of)
+        ds = (p * (dpt - gl.expand_dims(delta, 0))).to(q_desc.dtype)
+        if FUSED:  # both halves of dS^T into shared memory, for dQ
+            ds_bufs.index(2 * (it % 2) + HALF).store(ds)
+            fence_async_shared()
+            mbarrier.arrive(bars[4].index(s), count=1)
+        dk = warpgroup_mma(gl.convert_layout(ds, op_layout), q, dk, is_async=True)
+        if FUSED:
+            dq = _dq_share(ds_bufs, k_smem, bars[4].index(s), phase, 2 * (it % 2), HALF,
+                           dq_layout)
+            dk, dv, dq = warpgroup_mma_wait(num_outstanding=0, deps=(dk, dv, dq))
+            mbarrier.arrive(empty.index(s), count=1)
+            _dq_add(dq, acc_smem, bars, it, first, last, dq_ptr,
+                    batch * HKV * GROUP + kv_head * GROUP + g, m0, HALF, Sq, scale)
+        else:
             dk, dv = warpgroup_mma_wait(num_outstanding=0, deps=(dk, dv))
             mbarrier.arrive(empty.index(s), count=1)
-            it += 1
-    _store_rows(dk * scale, dk_ptr, batch * HKV + kv_head, k0, Sk)
-    _store_rows(dv, dv_ptr, batch * HKV + kv_head, k0, Sk)
+    _store_rows(dk * scale, dk_ptr, batch * HKV + kv_head, k0, Sk, 0)
+    _store_rows(dv, dv_ptr, batch * HKV + kv_head, k0, Sk, 0)
+
+
+@gluon.jit
+def _dq_share(ds_bufs, k_smem, ds_ready, phase, at, HALF: gl.constexpr, layout: gl.constexpr):
+    """Issues dQ's columns ``64 * HALF``.. of a step's 64 rows over the
+    program's 128 keys, dS (both consumers' dS^T, transposed) times K's
+    columns, once both consumers stored their dS^T at ``at`` and ``at + 1``."""
+    mbarrier.wait(ds_ready, phase)
+    cols: gl.constexpr = HALF * (_D // 2)
+    dq = warpgroup_mma(ds_bufs.index(at).permute((1, 0)),
+                       k_smem.index(0).reshape([HALF_N, _D]).slice(cols, _D // 2, 1),
+                       gl.zeros([BLOCK_M, _D // 2], gl.float32, layout), use_acc=False,
+                       is_async=True)
+    return warpgroup_mma(ds_bufs.index(at + 1).permute((1, 0)),
+                         k_smem.index(1).reshape([HALF_N, _D]).slice(cols, _D // 2, 1),
+                         dq, is_async=True)
+
+
+@gluon.jit
+def _dq_add(dq, acc_smem, bars, it, first, last, dq_ptr, bh, m0, HALF: gl.constexpr, Sq, scale):
+    """A consumer's share of step ``it``'s dQ into the fp32 tile the writer
+    loaded (the first adder's share replaces it); the last adder scales the
+    sum and stores it as dQ."""
+    acc_ready, acc_done = bars[5], bars[6]
+    SLOTS: gl.constexpr = acc_smem.type.shape[0]
+    slot = it % SLOTS
+    mbarrier.wait(acc_ready.index(slot), (it // SLOTS) & 1)
+    cols: gl.constexpr = HALF * (_D // 2)
+    tile = acc_smem.index(slot).reshape([BLOCK_M, _D]).slice(cols, _D // 2, 1)
+    if not first:
+        dq = dq + tile.load(dq.type.layout)
+    if last:
+        _store_rows(dq * scale, dq_ptr, bh, m0, Sq, cols)
+    else:
+        tile.store(dq)
+        fence_async_shared()
+    mbarrier.arrive(acc_done.index(slot), count=1)
 
 
 @gluon.jit
@@ -225,32 +391,84 @@ def _shared(held_a, held_b, streamed_a, streamed_b, STAGES: gl.constexpr,
 
 
 @gluon.jit
-def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, dk_ptr, dv_ptr, lse2_ptr, delta_ptr,
-                 Sq, Sk, HKV, GROUP, DIAG, qk_scale, scale,
-                 CAUSAL: gl.constexpr, STAGES: gl.constexpr):
-    # Key blocks of one KV head are adjacent so they share Q and dO in L2;
-    # causal, the first key block sees the most rows, so it starts first.
-    n0 = gl.program_id(0) * BLOCK_N
-    batch = gl.program_id(1) // HKV
-    kv_head = gl.program_id(1) % HKV
-    n_rows = gl.cdiv(Sq, BLOCK_M) * BLOCK_M
+def _barriers(count: gl.constexpr, arrivals: gl.constexpr):
+    bars = gl.allocate_shared_memory(gl.int64, [count, 1], mbarrier.MBarrierLayout())
+    for i in gl.static_range(count):
+        mbarrier.init(bars.index(i), count=arrivals)
+    return bars
+
+
+@gluon.jit
+def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, acc_desc, dq_ptr, dk_ptr, dv_ptr, lse2_ptr,
+                 delta_ptr, sem_ptr, Sq, Sk, HKV, GROUP, DIAG, qk_scale, scale,
+                 CAUSAL: gl.constexpr, STAGES: gl.constexpr, FUSED: gl.constexpr,
+                 SLOTS: gl.constexpr):
+    # Key blocks of one KV head are adjacent so they share Q and dO in L2.
+    # Not fused, causal: the first key block sees the most rows, so it
+    # starts first.  Fused: a program's block comes from a ticket, so every
+    # program it waits for has started.  Causal, block n waits only for
+    # n + 1, which takes the ticket before it; not causal, the N programs of
+    # a KV head wait in a ring, which the launcher allows only where N
+    # programs fit on the GPU at once (``fuses``).
+    N = gl.cdiv(Sk, BLOCK_N)
+    M = gl.cdiv(Sq, BLOCK_M)
+    P = gl.cdiv(M, 2)
+    if FUSED:
+        t = gl.atomic_add(sem_ptr, 1)
+    else:
+        t = gl.program_id(0)
+    n = t % N
+    if FUSED and CAUSAL:
+        n = N - 1 - n
+    batch = t // N // HKV
+    kv_head = t // N % HKV
     m_lo = 0
-    if CAUSAL:  # rows before n0 - DIAG see none of the keys
-        m_lo = gl.minimum(gl.maximum(n0 - DIAG, 0) // BLOCK_M * BLOCK_M, n_rows)
-    sched = (batch, kv_head, n0, m_lo, (n_rows - m_lo) // BLOCK_M, GROUP, Sq, Sk, HKV, DIAG)
+    n_m = M
+    if CAUSAL:  # rows before n * BLOCK_N - DIAG see none of the keys
+        m_lo = gl.minimum(gl.maximum(n * BLOCK_N - DIAG, 0) // BLOCK_M, M)
+        n_m = M - m_lo
+        if n * BLOCK_N - DIAG > Sq - 1:
+            n_m = 0
+    elif FUSED:
+        n_m = 2 * P
+    sched = (batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG)
     soft = (qk_scale, scale)
 
     k_smem, v_smem, q_bufs, do_bufs, bars = _shared(k_desc, v_desc, q_desc, do_desc, STAGES, 2)
     stat_bufs = gl.allocate_shared_memory(gl.float32, [2 * STAGES, BLOCK_M],
                                           gl.SwizzledSharedLayout(1, 1, 1, [0]))
-    gl.warp_specialize([
-        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                          stat_bufs, bars, sched, dk_ptr, dv_ptr, soft, 0, CAUSAL)),
-        (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                          stat_bufs, bars, sched, dk_ptr, dv_ptr, soft, 1, CAUSAL)),
-        (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                          stat_bufs, bars, sched, lse2_ptr, delta_ptr)),
-    ], [4, 1], [240, 24])
+    if FUSED:
+        # dS^T of two steps: a consumer stores step it + 2's once both passed
+        # step it + 1's barrier, so both GEMMs that read step it's are done.
+        ds_bufs = gl.allocate_shared_memory(q_desc.dtype, [4, HALF_N, BLOCK_M],
+                                            gl.NVMMASharedLayout(128, 16, 2))
+        acc_smem = gl.allocate_shared_memory(gl.float32, [SLOTS] + acc_desc.block_type.shape,
+                                             acc_desc.layout)
+        # (ds ready: both consumers, acc ready: TMA or the writer, acc done: both consumers)
+        bars = (bars[0], bars[1], bars[2], bars[3], _barriers(STAGES, 2), _barriers(SLOTS, 1),
+                _barriers(SLOTS, 2))
+        gl.warp_specialize([
+            (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                              stat_bufs, ds_bufs, acc_smem, bars, sched, dq_ptr, dk_ptr, dv_ptr,
+                              soft, 0, CAUSAL, FUSED)),
+            (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                              stat_bufs, ds_bufs, acc_smem, bars, sched, dq_ptr, dk_ptr, dv_ptr,
+                              soft, 1, CAUSAL, FUSED)),
+            (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                              stat_bufs, bars, sched, lse2_ptr, delta_ptr, CAUSAL, FUSED)),
+            (_dq_writer, (acc_desc, acc_smem, bars, sched, sem_ptr, CAUSAL)),
+        ], [4, 1, 1], [240, 24, 24])
+    else:
+        gl.warp_specialize([
+            (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                              stat_bufs, None, None, bars, sched, dq_ptr, dk_ptr, dv_ptr, soft, 0,
+                              CAUSAL, FUSED)),
+            (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                              stat_bufs, None, None, bars, sched, dq_ptr, dk_ptr, dv_ptr, soft, 1,
+                              CAUSAL, FUSED)),
+            (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
+                              stat_bufs, bars, sched, lse2_ptr, delta_ptr, CAUSAL, FUSED)),
+        ], [4, 1], [240, 24])
 
 
 # --------------------------------------------------------------------------
@@ -394,7 +612,7 @@ def _dq_consumer(q_desc, k_desc, v_desc, do_desc, q_smem, do_smem, k_bufs, v_buf
         dq = warpgroup_mma_wait(num_outstanding=0, deps=(dq,))
         mbarrier.arrive(empty.index(last), count=1)
     if DQ:
-        _store_rows(dq * soft[1], dq_ptr, batch * H + head, r0, Sq)
+        _store_rows(dq * soft[1], dq_ptr, batch * H + head, r0, Sq, 0)
 
 
 @gluon.jit
@@ -430,38 +648,49 @@ def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, o_ptr, lse_ptr, lse2_ptr
 
 # --------------------------------------------------------------------------
 # Launcher.  ``LaunchCache`` binds once per shape, as the forward's does;
-# later launches give it ``HostDescriptor``s.  Both kernels take q, k, v and
-# do as TMA descriptors of 64-row blocks.
+# later launches give it ``HostDescriptor``s.  The kernels take q, k, v and
+# do (and the dK/dV kernel dQ's fp32 tiles) as TMA descriptors of 64 rows.
 # --------------------------------------------------------------------------
 
 # dK/dV: 64 KB of K and V, three 32 KB stages of Q and dO, and three stages
 # of 512 bytes of row statistics; dQ: 64 KB of Q and dO and three 32 KB
-# stages of K and V.  About 160 KB of shared memory each.
+# stages of K and V.  About 160 KB of shared memory each.  Fused, dK/dV
+# takes two stages, each with its 16 KB of dS^T, and two 32 KB fp32 dQ
+# tiles: 225 KB.
 STAGES = 3
+FUSED_STAGES = 2
+ACC_SLOTS = 2
 
 
-def _leading(tensors: tuple[torch.Tensor, ...], again: bool) -> tuple:
-    """q, k, v, do as TMA descriptors of 64 rows, then the rest."""
-    tiled, rest = tensors[:4], tensors[4:]
-    if again:
-        descs = [HostDescriptor(t, t.shape, t.stride()) for t in tiled]
-    else:
-        descs = [TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, 64, HEAD_DIM],
-                                  _layout(64)) for t in tiled]
-    return (*descs, *rest)
+def _described(count: int):
+    """The leading arguments from the tensors: the first ``count`` as TMA
+    descriptors of 64 rows (16-bit or fp32), then the rest."""
+    def leading(tensors: tuple[torch.Tensor, ...], again: bool) -> tuple:
+        tiled, rest = tensors[:count], tensors[count:]
+        if again:
+            return (*(HostDescriptor(t, t.shape, t.stride()) for t in tiled), *rest)
+        return (*(TensorDescriptor(t, list(t.shape), list(t.stride()), [1, 1, 64, HEAD_DIM],
+                                   _layout(64) if t.element_size() == 2 else _fp32_layout())
+                  for t in tiled), *rest)
+    return leading
 
 
-_DKDV = LaunchCache(_dkdv_kernel, leading=_leading)
-_DQ = LaunchCache(_dq_kernel, leading=_leading)
+@functools.cache
+def _fp32_layout() -> gl.NVMMASharedLayout:
+    return gl.NVMMASharedLayout.get_default_for([1, 1, 64, HEAD_DIM], gl.float32)
+
+
+_DKDV = LaunchCache(_dkdv_kernel, leading=_described(5))
+_DQ = LaunchCache(_dq_kernel, leading=_described(4))
 
 
 def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int = STAGES,
-                dq: bool = True) -> tuple[tuple, tuple, dict]:
+                dq: bool = True, fused: bool = False) -> tuple[tuple, tuple, dict]:
     """(grid, the arguments after the leading ones, constants and options) of
-    a launch of ``kernel``, "dkdv" or "dq" (``dq``: with dQ, not only the
-    row statistics)."""
+    a launch of ``kernel``, "dkdv" (``fused``: with dQ) or "dq" (``dq``:
+    with dQ, not only the row statistics)."""
     if kernel == "dkdv":
-        grid = (-(-dims.sk // BLOCK_N.value), dims.batch * dims.hkv)
+        grid = (-(-dims.sk // BLOCK_N.value) * dims.batch * dims.hkv,)
         heads = dims.hkv
     elif kernel == "dq":
         grid = (-(-dims.sq // (2 * BLOCK_M.value)), dims.batch * dims.hq)
@@ -470,28 +699,61 @@ def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int =
         raise ValueError(f"kernel: expected 'dkdv' or 'dq', got {kernel!r}")
     args = (dims.sq, dims.sk, heads, dims.group, dims.diagonal, dims.scale * LOG2E, dims.scale)
     meta = dict(CAUSAL=causal, STAGES=stages, num_warps=4, maxnreg=168)
-    return grid, args, {**meta, "DQ": dq} if kernel == "dq" else meta
+    if kernel == "dq":
+        return grid, args, {**meta, "DQ": dq}
+    return grid, args, {**meta, "STAGES": FUSED_STAGES if fused else stages, "FUSED": fused,
+                        "SLOTS": ACC_SLOTS}
+
+
+def fuses(dims: AttentionDims, device_index: int) -> bool:
+    """Whether the dK/dV kernel can also compute dQ: where there are at
+    least as many 128-row pairs of query blocks as 128-key blocks (each key
+    block starts on its own pair), and no more key blocks than the GPU has
+    multiprocessors (the programs of a KV head wait for each other in a
+    ring, so all must be resident at once)."""
+    blocks = -(-dims.sk // BLOCK_N.value)
+    return -(-dims.sq // BLOCK_N.value) >= blocks and blocks <= num_sms(device_index)
 
 
 def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                            do: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
                            dq: torch.Tensor | None, dk: torch.Tensor | None,
                            dv: torch.Tensor | None, dims: AttentionDims, *, causal: bool,
-                           stages: int = STAGES) -> None:
+                           stages: int = STAGES, fused: bool = False) -> None:
     """dQ into the dense ``dq`` and dK and dV into the dense ``dk`` and
     ``dv`` (each skipped where None; dk and dv together), for a call the
     Hopper forward computes (``hopper_prefill.refusal``) with Sq, Sk > 0,
     from the forward's dense ``out`` and natural-log ``lse``; on q's device
     made current.  The dQ kernel runs first: it also stores each row's
-    delta and base-2 LSE, which the dK/dV kernel reads."""
+    delta and base-2 LSE, which the dK/dV kernel reads.  ``fused``: the
+    dK/dV kernel computes dQ too (where it ``fuses``, with all three
+    wanted), and the dQ kernel only the statistics; it is slower than the
+    two kernels so far (benchmarks/NOTES.md, b7), so not the default."""
+    if fused and not fuses(dims, q.device.index):
+        raise ValueError(f"fused: the fused backward cannot compute Sq = {dims.sq}, "
+                         f"Sk = {dims.sk} on this GPU (see fuses)")
     q, k, v, do = _tma_ready(q), _tma_ready(k), _tma_ready(v), _tma_ready(do)
     stats = torch.empty((2, dims.batch * dims.hq * dims.sq), dtype=torch.float32,
                         device=q.device)
     lse2, delta = stats[0], stats[1]
-    want = dq is not None  # without dQ the kernel never reads its dq pointer
+    fused = fused and dq is not None and dk is not None
+    want = dq is not None and not fused  # without dQ the kernel never reads its dq pointer
     _DQ.launch((dims, causal, stages, want),
                (q, k, v, do, dq if want else stats, out, lse, lse2, delta),
                lambda: launch_plan("dq", dims, causal=causal, stages=stages, dq=want))
-    if dk is not None:
-        _DKDV.launch((dims, causal, stages), (q, k, v, do, dk, dv, lse2, delta),
-                     lambda: launch_plan("dkdv", dims, causal=causal, stages=stages))
+    if dk is None:
+        return
+    if fused:
+        pairs = -(-dims.sq // BLOCK_N.value)
+        # A ticket counter, then a semaphore per query block; dQ's fp32 tiles.
+        sems = torch.zeros(1 + dims.batch * dims.hq * 2 * pairs, dtype=torch.int32,
+                           device=q.device)
+        tiles = torch.empty((dims.batch, dims.hq, dims.sq, HEAD_DIM), dtype=torch.float32,
+                            device=q.device)
+        if causal and dims.diagonal < 0:  # query blocks that see no key
+            dq[:, :, :-dims.diagonal // BLOCK_M.value * BLOCK_M.value].zero_()
+        into = (tiles, dq, dk, dv, lse2, delta, sems)
+    else:  # the kernel reads no tiles, dQ nor semaphores: any will do
+        into = (q, stats, dk, dv, lse2, delta, stats)
+    _DKDV.launch((dims, causal, stages, fused), (q, k, v, do, *into),
+                 lambda: launch_plan("dkdv", dims, causal=causal, stages=stages, fused=fused))

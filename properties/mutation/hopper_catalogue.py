@@ -60,7 +60,8 @@ HOPPER_MUTANTS: tuple[Mutant, ...] = (
         "p, alpha, m_n, l_n = _softmax(qk, m_i, l_i,"),
        "a persistent program's next tile starts from the last tile's running max and sum"),
     _hb("hopper_bwd.query_head_interleaved",
-        ("        head = kv_head * GROUP + g\n", "        head = kv_head + g * HKV\n"),
+        ("        head = kv_head * GROUP + g\n        m0 = m * BLOCK_M\n        s = it % STAGES\n",
+         "        head = kv_head + g * HKV\n        m0 = m * BLOCK_M\n        s = it % STAGES\n"),
         "the group's query heads taken as KV head + g * HKV (interleaved) instead of "
         "KV head * group + g: Q and dO of another head"),
     _hb("hopper_bwd.causal_diagonal_excluded",
@@ -72,21 +73,21 @@ HOPPER_MUTANTS: tuple[Mutant, ...] = (
         "a query block is left unmasked once its first row sees the half's first key, "
         "not its last"),
     _hb("hopper_bwd.first_rows_skipped",
-        ("gl.maximum(n0 - DIAG, 0) // BLOCK_M * BLOCK_M", "gl.cdiv(gl.maximum(n0 - DIAG, 0), "
-         "BLOCK_M) * BLOCK_M"),
+        ("gl.maximum(n * BLOCK_N - DIAG, 0) // BLOCK_M", "gl.cdiv(gl.maximum(n * BLOCK_N - DIAG, "
+         "0), BLOCK_M)"),
         "causal, the walk starts at the first whole query block after the first row that "
         "sees the keys, skipping the rows before it"),
     _hb("hopper_bwd.second_half_masked_as_first",
-        ("    keys = k0 + gl.arange(0, HALF_N, keys_of)", "    keys = n0 + gl.arange(0, HALF_N, "
-         "keys_of)"),
+        ("    keys = k0 + gl.arange(0, HALF_N, keys_of)", "    keys = n * BLOCK_N + gl.arange(0, "
+         "HALF_N, keys_of)"),
         "the second consumer masks its keys as if they were the first consumer's"),
     _hb("hopper_bwd.dk_unscaled", ("_store_rows(dk * scale,", "_store_rows(dk,"),
         "dK stored without the softmax scale"),
-    _hb("hopper_bwd.ds_without_delta", ("ds = p * (dpt - gl.expand_dims(delta, 0))",
-                                        "ds = p * dpt"),
+    _hb("hopper_bwd.ds_without_delta", ("ds = (p * (dpt - gl.expand_dims(delta, 0)))",
+                                        "ds = (p * dpt)"),
         "dS taken as P dP, without subtracting delta = rowsum(dO * O)"),
     _hb("hopper_bwd.launch_key_omits_causal",
-        ("_DKDV.launch((dims, causal, stages),", "_DKDV.launch((dims, stages),"),
+        ("_DKDV.launch((dims, causal, stages, fused),", "_DKDV.launch((dims, stages, fused),"),
         "the dK/dV launch cached without the causal flag: a causal backward after a "
         "non-causal one of the same shape replays the non-causal launch"),
     _hb("hopper_bwd.dq_diagonal_excluded",
