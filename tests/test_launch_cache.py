@@ -495,6 +495,7 @@ _HOPPER_BACKWARD_FIELDS: dict[str, list] = {
                                       "dtype", "scale")},
     **{f"layout_{t}": list(_ORDERS) for t in ("q", "k", "v", "do")},
     **{f"offset_{t}": [0, 1, 8] for t in ("q", "k", "v", "do")},
+    "fused": [False, True],  # the dK/dV kernel with dQ's fp32 tiles, where it fuses
 }
 
 
@@ -502,10 +503,11 @@ _HOPPER_BACKWARD_FIELDS: dict[str, list] = {
 def hopper_backward_launchers(monkeypatch) -> list[_Paired]:
     """The Hopper backward's two launchers, paired, on a stand-in compiled backend."""
     _stand_in_gpu(monkeypatch)
+    monkeypatch.setattr(hb, "num_sms", lambda index: 132)
     launchers = []
-    for name, kernel in (("_DKDV", hb._dkdv_kernel), ("_DQ", hb._dq_kernel)):
+    for name, kernel, described in (("_DKDV", hb._dkdv_kernel, 5), ("_DQ", hb._dq_kernel, 4)):
         log: list = []
-        paired = _Paired(_recording(kernel, log), log, leading=hb._leading)
+        paired = _Paired(_recording(kernel, log), log, leading=hb._described(described))
         monkeypatch.setattr(hb, name, paired)
         launchers.append(paired)
     return launchers
@@ -524,9 +526,11 @@ def _hopper_backward_call(case: dict):
     dims = check_attention_inputs(q, k, v, causal=case["causal"], scale=case["scale"],
                                   alignment=case["alignment"])
 
+    fused = case["fused"] and hb.fuses(dims, 0)
+
     def call() -> None:
         hb.launch_hopper_backward(q, k, v, do, out, lse, dq, dk, dv, dims,
-                                  causal=case["causal"])
+                                  causal=case["causal"], fused=fused)
 
     return call
 
@@ -534,8 +538,9 @@ def _hopper_backward_call(case: dict):
 @given(family=field_families(_HOPPER_BACKWARD_FIELDS))
 def test_a_replayed_hopper_backward_launch_is_the_launch_triton_makes(
         hopper_backward_launchers, family):
-    """As the forward's: four HostDescriptors encoded as Triton encodes
-    the TensorDescriptors, for each of the two kernels."""
+    """As the forward's: the HostDescriptors (five for dK/dV, four for dQ)
+    encoded as Triton encodes the TensorDescriptors, for each of the two
+    kernels."""
     for round_ in range(2):
         before = [p.cache.direct_launches for p in hopper_backward_launchers]
         for case in family:
