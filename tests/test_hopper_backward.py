@@ -147,3 +147,19 @@ def test_the_fused_backward_gives_the_same_bits_on_reruns_and_layouts_and_dk_dv_
         assert torch.equal(a, c), f"d{name} changed with the layout {order}"
     if causal:  # the same steps in the same order: dK and dV to the bit
         assert torch.equal(want[1], two[1]) and torch.equal(want[2], two[2])
+
+
+def test_the_fused_backward_refuses_what_would_make_its_blocks_wait_forever(monkeypatch) -> None:
+    # Fewer query-block pairs than key blocks, or more key blocks than
+    # multiprocessors: a block could wait on one that never starts.
+    from attnfuzz.kernels import hopper_backward as hb
+    from attnfuzz.kernels._checks import AttentionDims
+
+    monkeypatch.setattr(hb, "num_sms", lambda index: 4)
+    for sq, sk in ((128, 129), (640, 640)):
+        dims = AttentionDims(1, 1, 1, sq, sk, 128, 128, 0.1, sk - sq)
+        assert not hb.fuses(dims, 0)
+        t = torch.empty(1, 1, sq, 128, dtype=torch.float16)
+        with pytest.raises(ValueError, match=f"fused: .*Sq = {sq}, Sk = {sk}"):
+            hb.launch_hopper_backward(t, t, t, t, t, t, t, t, t, dims, causal=False, fused=True)
+    assert hb.fuses(AttentionDims(1, 1, 1, 512, 512, 128, 128, 0.1, 0), 0)
