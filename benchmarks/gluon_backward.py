@@ -2,8 +2,10 @@
 
 At each point: the gradients of the Hopper backward
 (``launch_backward(hopper=True)``) and of the portable one, each against
-the fp32 answer; then both timed, with cuDNN's backward beside them, and
-each kernel alone (dK/dV, dQ) beside the portable kernel's.
+the fp32 answer (and, where it fuses, the fused backward's:
+``launch_hopper_backward(fused=True)``); then both timed, with cuDNN's
+backward beside them, and each kernel alone (dK/dV, dQ, the fused one)
+beside the portable kernel's.
 
     python benchmarks/gluon_backward.py              # on an H100/H200: check, then time
     python benchmarks/gluon_backward.py --compile dkdv|fused|dq [--causal]   # sm_90 code, no GPU
@@ -38,15 +40,16 @@ from attnfuzz.kernels.hopper_backward import (  # noqa: E402
 
 
 def hopper_alone(kernel: str, do, q, k, v, out, lse, stats, dims: AttentionDims, *,
-                 causal: bool) -> None:
+                 causal: bool) -> tuple[torch.Tensor, ...] | None:
     """One Hopper kernel alone: "dq" (with the row statistics it stores into
     ``stats``, (2, B * Hq * Sq) fp32), "stats" (the dQ kernel without dQ),
     "dkdv" (from ``stats`` as the dQ kernel left them), or "fused" (the
-    statistics, then dK/dV with dQ: the fused backward whole)."""
+    statistics, then dK/dV with dQ: the fused backward whole, whose
+    gradients it returns)."""
     if kernel == "fused":
-        launch_hopper_backward(q, k, v, do, out, lse, torch.empty_like(q), torch.empty_like(k),
-                               torch.empty_like(v), dims, causal=causal, fused=True)
-        return
+        grads = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+        launch_hopper_backward(q, k, v, do, out, lse, *grads, dims, causal=causal, fused=True)
+        return grads
     if kernel == "dkdv":
         hb._DKDV.launch((dims, causal, hb.STAGES, False),
                         (q, k, v, do, q, stats, torch.empty_like(k), torch.empty_like(v),
@@ -145,13 +148,22 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, hq: int = 16, hkv
         errs.append(f"d{name} {e_hopper:.1e} ({e_port:.1e})")
         # The same arithmetic in another order: errors of the portable kernel's size.
         ok &= e_hopper <= 2 * e_port + 1e-3
+    stats = torch.empty((2, batch * hq * sq), dtype=torch.float32, device="cuda")
+    fuses = hb.fuses(dims, q.device.index)
+    if fuses:  # dQ summed in the dK/dV kernel: as close to the fp32 answer
+        fused = hopper_alone("fused", do, q, k, v, out.contiguous(), lse, stats, dims,
+                             causal=causal)
+        for name, a, b, r in zip("qkv", fused, backward(False), ref, strict=True):
+            e_fused, e_port = _max_rel(a, r.grad), _max_rel(b, r.grad)
+            errs.append(f"fused d{name} {e_fused:.1e}")
+            ok &= e_fused <= 2 * e_port + 1e-3
     t_hopper, t_port = _time_ms(lambda: backward(True)), _time_ms(lambda: backward(False))
     c = backward_config(q.dtype, "ieee", dims.d, dims.dv)
     t_stats = _time_ms(lambda: backward_stats(do, out, lse, dims, c.dq))
-    stats = torch.empty((2, batch * hq * sq), dtype=torch.float32, device="cuda")
     alone = {kernel: _time_ms(lambda kernel=kernel: hopper_alone(
         kernel, do, q, k, v, out.contiguous(), lse, stats, dims, causal=causal))
-        for kernel in ("stats", "dq", "dkdv", "fused")}
+        for kernel in ("stats", "dq", "dkdv", "fused")
+        if kernel != "fused" or fuses}
     # The portable kernels alone: each with the preprocessing, less its time.
     port_dkdv = _time_ms(lambda: backward(False, (False, True, True))) - t_stats
     port_dq = _time_ms(lambda: backward(False, (True, False, False))) - t_stats
@@ -166,7 +178,8 @@ def _point(dtype: torch.dtype, sq: int, sk: int, causal: bool, hq: int = 16, hkv
           f"{t_port:.3f} ({t_port / t_hopper:.2f}x), cuDNN {t_cudnn:.3f} "
           f"({t_cudnn / t_hopper:.2f}x) | alone: dK/dV {alone['dkdv']:.3f} (portable "
           f"{port_dkdv:.3f}), dQ with the row statistics {alone['dq']:.3f} ({port_dq:.3f}), "
-          f"statistics {alone['stats']:.3f} ({t_stats:.3f}); fused {alone['fused']:.3f}",
+          f"statistics {alone['stats']:.3f} ({t_stats:.3f}); fused "
+          f"{alone.get('fused', float('nan')):.3f}",
           flush=True)
     return ok
 
