@@ -35,6 +35,16 @@ one computes P and dS the other's GEMMs keep the tensor cores busy.
 Two kernels, because dK and dV sum over query rows and dQ over keys: each
 gradient element is summed by one program in a fixed order, with no
 atomics, so reruns are bit-identical (the price: P and dS computed twice).
+
+Fused (``launch_hopper_backward(fused=True)``), the dK/dV kernel also forms
+dQ: each consumer stores its dS^T in shared memory, forms dQ's 64 columns
+of its half of D over both halves' keys (dQ += dS K), and adds them into
+the step's fp32 tile of 64 rows, which a fourth partition, a writer warp,
+loads and stores with TMA.  The key blocks add into a tile one after
+another in a fixed order (``_visit``'s rank), each waiting for the tile's
+semaphore to count its rank, so the bits are again the same on every run;
+the last scales and stores dQ.  Five GEMMs a step instead of seven, but so
+far slower than the two kernels (``benchmarks/NOTES.md``, b7).
 The arithmetic is the portable kernel's (``flash_backward``'s docstring):
 delta in fp32 from the output the forward returned, the base-2 LSE (+inf
 for a row that sees no key), one rounding for the exponent (an fma), P and
