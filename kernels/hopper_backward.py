@@ -36,15 +36,6 @@ Two kernels, because dK and dV sum over query rows and dQ over keys: each
 gradient element is summed by one program in a fixed order, with no
 atomics, so reruns are bit-identical (the price: P and dS computed twice).
 
-Fused (``launch_hopper_backward(fused=True)``), the dK/dV kernel also forms
-dQ: each consumer stores its dS^T in shared memory, forms dQ's 64 columns
-of its half of D over both halves' keys (dQ += dS K), and adds them into
-the step's fp32 tile of 64 rows, which a fourth partition, a writer warp,
-loads and stores with TMA.  The key blocks add into a tile one after
-another in a fixed order (``_visit``'s rank), each waiting for the tile's
-semaphore to count its rank, so the bits are again the same on every run;
-the last scales and stores dQ.  Five GEMMs a step instead of seven, but so
-far slower than the two kernels (``benchmarks/NOTES.md``, b7).
 The arithmetic is the portable kernel's (``flash_backward``'s docstring):
 delta in fp32 from the output the forward returned, the base-2 LSE (+inf
 for a row that sees no key), one rounding for the exponent (an fma), P and
@@ -54,6 +45,16 @@ the bits differ from the portable kernel's, but not with the layout: TMA
 puts every layout into shared memory the same way.  Rows past Sq read as
 zeros with an LSE of +inf (p = 0); keys past Sk read as zeros, reach only
 dK and dV rows that are never stored, and are masked out of dQ.
+
+Fused (``launch_hopper_backward(fused=True)``), the dK/dV kernel also forms
+dQ: each consumer stores its dS^T in shared memory, forms dQ's 64 columns
+of its half of D over both halves' keys (dQ += dS K), and adds them into
+the step's fp32 tile of 64 rows, which a fourth partition, a writer warp,
+loads and stores with TMA.  The key blocks add into a tile one after
+another in a fixed order (``_visit``'s rank), each waiting for the tile's
+semaphore to count its rank, so the bits are again the same on every run;
+the last scales and stores dQ.  Five GEMMs a step instead of seven, but so
+far slower than the two kernels (``benchmarks/NOTES.md``, b7).
 
 It computes what the Hopper forward computes (``hopper_prefill.refusal``):
 D = Dv = 128 in fp16 and bf16, any Sq and Sk, GQA, causal at either
