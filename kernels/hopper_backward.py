@@ -260,7 +260,7 @@ def _dq_writer(acc_desc, acc_smem, bars, sched, sem_ptr, CAUSAL: gl.constexpr):
 def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, stat_bufs,
                    ds_bufs, acc_smem, bars, sched, dq_ptr, dk_ptr, dv_ptr, soft,
                    HALF: gl.constexpr, CAUSAL: gl.constexpr, FUSED: gl.constexpr):
-    """One warpgroup: dK and dV of keys ``n0 + 64 * HALF``.. over every step.
+    """One warpgroup: dK and dV of keys ``128 n + 64 * HALF``.. over every step.
     A step's lse2 and delta come from shared memory when they are used: as
     row vectors of S^T they take 16 registers a thread each, which held
     across the step made the consumer spill.  Fused, once both consumers put
