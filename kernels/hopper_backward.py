@@ -198,6 +198,14 @@ def _bulk_written(x):
 
 
 @gluon.jit
+def _semaphore(sem_ptr, sched, head, m):
+    """The semaphore of query block ``m`` of query head ``head``: after the
+    ticket counter, one per query block of a pair-padded (B, Hq, 2 P)."""
+    batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
+    return sem_ptr + 1 + ((batch * HKV * GROUP + head) * 2 * P + m)
+
+
+@gluon.jit
 def _dq_tile_in(it, acc_desc, acc_smem, acc_ready, sched, sem_ptr, CAUSAL: gl.constexpr):
     """Step ``it``'s fp32 dQ tile into its slot, once every key block before
     this one has added its share (the tile's semaphore counts the step's
@@ -210,7 +218,7 @@ def _dq_tile_in(it, acc_desc, acc_smem, acc_ready, sched, sem_ptr, CAUSAL: gl.co
     if first:
         mbarrier.arrive(acc_ready.index(slot), count=1)
     else:
-        sem = sem_ptr + 1 + ((batch * HKV * GROUP + head) * 2 * P + m)
+        sem = _semaphore(sem_ptr, sched, head, m)
         seen = gl.atomic_add(sem, 0, sem="acquire", scope="gpu")
         while seen != rank:
             seen = gl.atomic_add(sem, 0, sem="acquire", scope="gpu")
@@ -234,9 +242,8 @@ def _dq_tile_out(it, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL: gl.co
         tma.async_copy_shared_to_global(acc_desc, [batch, head, m * BLOCK_M, 0],
                                         acc_smem.index(slot))
         tma.store_wait(0)
-        sem = sem_ptr + 1 + ((batch * HKV * GROUP + head) * 2 * P + m)
         _proxy_fence(_bulk_written(rank))
-        gl.atomic_add(sem, 1, sem="release", scope="gpu")
+        gl.atomic_add(_semaphore(sem_ptr, sched, head, m), 1, sem="release", scope="gpu")
 
 
 @gluon.jit
@@ -245,8 +252,9 @@ def _dq_writer(acc_desc, acc_smem, bars, sched, sem_ptr, CAUSAL: gl.constexpr):
     With two slots a step's tile is loaded before the previous step's goes
     out, so that the load runs under that step's GEMMs."""
     acc_ready, acc_done = bars[5], bars[6]
+    batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
     SLOTS: gl.constexpr = acc_smem.type.shape[0]
-    steps = sched[7] * sched[6]
+    steps = GROUP * n_m
     for it in range(steps + 1):
         if SLOTS == 1 and it > 0:
             _dq_tile_out(it - 1, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL)
@@ -390,19 +398,15 @@ def _shared(held_a, held_b, streamed_a, streamed_b, STAGES: gl.constexpr,
     b_bufs = gl.allocate_shared_memory(streamed_b.dtype, [STAGES] + streamed_b.block_type.shape,
                                        streamed_b.layout)
     held_ready = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    a_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    b_ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     mbarrier.init(held_ready, count=1)
-    for i in gl.static_range(STAGES):
-        mbarrier.init(a_ready.index(i), count=A_ARRIVALS)
-        mbarrier.init(b_ready.index(i), count=1)
-        mbarrier.init(empty.index(i), count=2)  # both consumers release a stage
-    return held_a_smem, held_b_smem, a_bufs, b_bufs, (held_ready, a_ready, b_ready, empty)
+    # Both consumers release a stage.
+    bars = (held_ready, _barriers(STAGES, A_ARRIVALS), _barriers(STAGES, 1), _barriers(STAGES, 2))
+    return held_a_smem, held_b_smem, a_bufs, b_bufs, bars
 
 
 @gluon.jit
 def _barriers(count: gl.constexpr, arrivals: gl.constexpr):
+    """``count`` mbarriers, each complete after ``arrivals`` arrivals."""
     bars = gl.allocate_shared_memory(gl.int64, [count, 1], mbarrier.MBarrierLayout())
     for i in gl.static_range(count):
         mbarrier.init(bars.index(i), count=arrivals)
