@@ -194,6 +194,12 @@ def _scaled(u: float, t: torch.Tensor) -> torch.Tensor:
     return u * t if u else torch.zeros_like(t)
 
 
+# How a backward forms delta = rowsum(dO O), and how it sums dK and dV over
+# a GQA group: the bounds know each (``attention_grad_bounds``).
+DELTA_FROM = ("output", "probs")
+GROUP_SUMS = ("fp32", "rounded")
+
+
 def attention_grad_bounds(
     q: torch.Tensor,
     k: torch.Tensor,
@@ -226,10 +232,10 @@ def attention_grad_bounds(
     the forward's logits kept in fp32 or "rounded" to the dtype
     (``bounds.logit_error``); ``forward`` must be bounded the same way.
     """
-    if delta_from not in (None, "probs", "output"):
-        raise ValueError(f"delta_from must be None, 'probs' or 'output', got {delta_from!r}")
-    if group_sum not in (None, "fp32", "rounded"):
-        raise ValueError(f"group_sum must be None, 'fp32' or 'rounded', got {group_sum!r}")
+    if delta_from not in (None, *DELTA_FROM):
+        raise ValueError(f"delta_from must be None or one of {DELTA_FROM}, got {delta_from!r}")
+    if group_sum not in (None, *GROUP_SUMS):
+        raise ValueError(f"group_sum must be None or one of {GROUP_SUMS}, got {group_sum!r}")
     if delta_from == "output" and out is None:
         raise ValueError("delta_from='output' needs out, the output the kernel returned")
     dtype = q.dtype if dtype is None else dtype

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 from ...reference.bounds import LOGITS
+from ...reference.gradient_bounds import DELTA_FROM, GROUP_SUMS
 from ..model.cases import ALIGNMENTS
 from ..model.cases import DTYPES as _TORCH_DTYPES
 from ..model.layouts import NAMES
@@ -323,11 +324,11 @@ KEYS = {k.name: k for k in (
         "tensors is refused with a ValueError or TypeError: bad_metadata draws it)"),
     Key("lse", _Flag(), False, "returns the log-sum-exp beside the output, as (out, lse)"),
     Key("backward", _Flag(), False, "differentiable: the gradient properties run too"),
-    Key("backward_delta", _Choice(("any", "output", "probs")), "any",
+    Key("backward_delta", _Choice(("any", *DELTA_FROM)), "any",
         "how its backward forms delta = rowsum(dO O): output (from the output it returned, "
         "as FlashAttention-2), probs (rowsum(P dP)); said, 16-bit dQ and dK are held to "
         "bounds that know dS's rounding"),
-    Key("group_sum", _Choice(("any", "fp32", "rounded")), "any",
+    Key("group_sum", _Choice(("any", *GROUP_SUMS)), "any",
         "how its backward sums a KV head's dK and dV over its group of query heads (GQA): "
         "fp32 (in the kernel, partial sums unrounded), rounded (each query head's rounded "
         "to the input dtype, then summed, as FlashAttention-2's expanded dK, dV); said fp32, "
