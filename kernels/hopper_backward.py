@@ -735,15 +735,20 @@ def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                            dq: torch.Tensor | None, dk: torch.Tensor | None,
                            dv: torch.Tensor | None, dims: AttentionDims, *, causal: bool,
                            stages: int = STAGES, fused: bool = False) -> None:
-    """dQ into the dense ``dq`` and dK and dV into the dense ``dk`` and
-    ``dv`` (each skipped where None; dk and dv together), for a call the
+    """dQ into the contiguous ``dq`` and dK and dV into the contiguous ``dk``
+    and ``dv`` (each skipped where None; dk and dv together), for a call the
     Hopper forward computes (``hopper_prefill.refusal``) with Sq, Sk > 0,
-    from the forward's dense ``out`` and natural-log ``lse``; on q's device
+    from the forward's contiguous ``out`` and natural-log ``lse``; on q's device
     made current.  The dQ kernel runs first: it also stores each row's
     delta and base-2 LSE, which the dK/dV kernel reads.  ``fused``: the
     dK/dV kernel computes dQ too (where it ``fuses``, with all three
     wanted), and the dQ kernel only the statistics; it is slower than the
     two kernels so far (benchmarks/NOTES.md, b7), so not the default."""
+    # The kernels address these rows as (B, H, S, D) in order, q, k, v and dO
+    # through descriptors that take any strides.
+    for name, t in (("out", out), ("lse", lse), ("dq", dq), ("dk", dk), ("dv", dv)):
+        if t is not None and not t.is_contiguous():
+            raise ValueError(f"{name}: expected a contiguous tensor, got strides {t.stride()}")
     if fused and not fuses(dims, q.device.index):
         raise ValueError(f"fused: the fused backward cannot compute Sq = {dims.sq}, "
                          f"Sk = {dims.sk} on this GPU (see fuses)")

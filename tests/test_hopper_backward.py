@@ -121,7 +121,7 @@ def _fused_grads(q, k, v, do, causal: bool, fused: bool) -> tuple[torch.Tensor, 
 
     dims = check_attention_inputs(q, k, v, causal=causal, scale=None, alignment="bottom_right")
     out, lse = flash_hopper(q, k, v, causal=causal, return_lse=True)
-    grads = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    grads = tuple(torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
     launch_hopper_backward(q, k, v, do, out, lse, *grads, dims, causal=causal, fused=fused)
     return grads
 
@@ -163,3 +163,20 @@ def test_the_fused_backward_refuses_what_would_make_its_blocks_wait_forever(monk
         with pytest.raises(ValueError, match=f"fused: .*Sq = {sq}, Sk = {sk}"):
             hb.launch_hopper_backward(t, t, t, t, t, t, t, t, t, dims, causal=False, fused=True)
     assert hb.fuses(AttentionDims(1, 1, 1, 512, 512, 128, 128, 0.1, 0), 0)
+
+
+def test_the_hopper_backward_refuses_gradients_it_would_write_in_the_wrong_order() -> None:
+    # Its kernels store dQ, dK, dV and read O as contiguous rows: another
+    # layout would get the right values at the wrong places.
+    from attnfuzz.kernels._checks import AttentionDims
+    from attnfuzz.kernels.hopper_backward import launch_hopper_backward
+
+    dims = AttentionDims(2, 1, 1, 3, 3, 128, 128, 0.1, 0)
+    t = torch.empty(2, 1, 3, 128, dtype=torch.float16)
+    lse = torch.empty(2, 1, 3)
+    turned = torch.empty(3, 1, 2, 128, dtype=torch.float16).permute(2, 1, 0, 3)
+    for at, name in ((4, "out"), (6, "dq"), (7, "dk"), (8, "dv")):
+        args = [t, t, t, t, t, lse, t, t, t]
+        args[at] = turned
+        with pytest.raises(ValueError, match=f"^{name}: expected a contiguous tensor"):
+            launch_hopper_backward(*args, dims, causal=False)
