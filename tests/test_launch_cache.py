@@ -520,7 +520,8 @@ def _hopper_backward_call(case: dict):
               "v": (b, case["hkv"], sk, 128), "do": (b, hq, sq, 128)}
     q, k, v, do = (_tensor(shape, case[f"layout_{t}"], case[f"offset_{t}"], case["dtype"])
                    for t, shape in shapes.items())
-    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    # Contiguous, as flash_attention's backward allocates them (the launcher refuses others).
+    dq, dk, dv = (torch.empty(t.shape, dtype=t.dtype, device=t.device) for t in (q, k, v))
     out, lse = torch.zeros((b, hq, sq, 128), dtype=q.dtype, device=q.device), torch.zeros(
         (b, hq, sq), device=q.device)
     dims = check_attention_inputs(q, k, v, causal=case["causal"], scale=case["scale"],
