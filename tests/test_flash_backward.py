@@ -15,9 +15,7 @@ from attnfuzz.kernels import flash_attention, flash_backward, flash_decode, flas
 from attnfuzz.kernels._checks import check_attention_inputs, check_window, interpreting
 from attnfuzz.kernels._launch import capability
 from attnfuzz.properties import backend
-from attnfuzz.reference import attention_bounds, attention_parts, compare
-from attnfuzz.reference.gradient_bounds import attention_grad_bounds
-from attnfuzz.reference.gradients import attention_grads
+from tests.support import assert_gradients_within_bounds
 
 DEV = backend.device()
 FUNCTIONS = {"attention": flash_attention, "prefill": flash_prefill, "decode": flash_decode}
@@ -230,12 +228,7 @@ def test_every_tile_shape_of_the_table_is_within_the_bounds(config):
     dims = check_attention_inputs(q, k, v, causal=True, scale=None, alignment="bottom_right")
     got = flash_backward.launch_backward(do, q, k, v, out, lse, dims, causal=True,
                                          precision="ieee", config=config)
-    want = attention_grads(q, k, v, do, **kw)
-    forward = attention_bounds(q, k, v, attention_parts(q, k, v, **kw), scale=kw["scale"])
-    bounds = attention_grad_bounds(q, k, v, do, want, forward, scale=kw["scale"])
-    for name, g in zip(("dq", "dk", "dv"), got, strict=True):
-        verdict = compare(name, g, want[name], bounds[name], dtype=q.dtype)
-        assert verdict.ok, verdict.describe()
+    assert_gradients_within_bounds(q, k, v, do, got, **kw)
 
 
 # The backward's TMA path (``uses_tma``) against its pointer path: the loads

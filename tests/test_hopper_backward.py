@@ -24,9 +24,7 @@ from hypothesis import strategies as st
 
 from attnfuzz.kernels import flash, flash_attention, flash_hopper, flash_prefill
 from attnfuzz.kernels.hopper_prefill import unavailable
-from attnfuzz.reference import attention_bounds, attention_parts, compare
-from attnfuzz.reference.gradient_bounds import attention_grad_bounds
-from attnfuzz.reference.gradients import attention_grads
+from tests.support import assert_gradients_within_bounds
 
 ROOT = Path(__file__).resolve().parents[1]
 PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
@@ -152,13 +150,8 @@ def test_the_fused_backward_gives_the_same_bits_on_reruns_and_layouts_and_dk_dv_
         assert torch.equal(want[1], two[1]) and torch.equal(want[2], two[2])
     # Equal bits could be equally wrong (a share added twice or lost): the
     # values against the float64 oracle, within the bounds of the arithmetic.
-    kw = {"causal": causal, "scale": 128**-0.5, "alignment": "bottom_right"}
-    exact = attention_grads(q, k, v, do, **kw)
-    forward = attention_bounds(q, k, v, attention_parts(q, k, v, **kw), scale=kw["scale"])
-    bounds = attention_grad_bounds(q, k, v, do, exact, forward, scale=kw["scale"])
-    for name, got in zip(("dq", "dk", "dv"), want, strict=True):
-        verdict = compare(name, got, exact[name], bounds[name], dtype=q.dtype)
-        assert verdict.ok, verdict.describe()
+    assert_gradients_within_bounds(q, k, v, do, want, causal=causal, scale=128**-0.5,
+                                   alignment="bottom_right")
 
 
 # The fused backward's key blocks add into a query block's dQ in an order
