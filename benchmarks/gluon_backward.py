@@ -52,7 +52,7 @@ def hopper_alone(kernel: str, do, q, k, v, out, lse, stats, dims: AttentionDims,
         return grads
     if kernel == "dkdv":
         hb._DKDV.launch((dims, causal, hb.STAGES, False),
-                        (q, k, v, do, q, stats, torch.empty_like(k), torch.empty_like(v),
+                        (q, k, v, do, stats, stats, torch.empty_like(k), torch.empty_like(v),
                          stats[0], stats[1], stats),
                         lambda: launch_plan("dkdv", dims, causal=causal))
         return
@@ -91,9 +91,10 @@ def compile_sm90(kernel: str = "dkdv", causal: bool = False) -> dict:
     if kernel == "dq":  # dq, out and lse; then lse2 and delta
         leading = _described(4)((q, k, k, q, q, q, stats[0], stats[0], stats[1]), False)
     else:  # dQ's fp32 tiles, dq, dk, dv, lse2, delta, the semaphores
-        tiles = torch.empty(q.shape, dtype=torch.float32) if fused else q
+        tiles = torch.empty(q.shape, dtype=torch.float32) if fused else stats
         sems = torch.zeros(16, dtype=torch.int32)
-        leading = _described(5)((q, k, k, q, tiles, q, k, k, stats[0], stats[1], sems), False)
+        leading = _described(5 if fused else 4)((q, k, k, q, tiles, q, k, k, stats[0], stats[1],
+                                                 sems), False)
     kernel = _dq_kernel if kernel == "dq" else _dkdv_kernel
     binder = create_function_from_signature(kernel.signature, kernel.params, backend)
     bound, specialization, options = binder(*leading, *args, **meta, **kwargs)

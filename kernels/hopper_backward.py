@@ -695,7 +695,10 @@ def _fp32_layout() -> gl.NVMMASharedLayout:
     return gl.NVMMASharedLayout.get_default_for([1, 1, 64, HEAD_DIM], gl.float32)
 
 
-_DKDV = LaunchCache(_dkdv_kernel, leading=_described(5))
+# The dK/dV kernel takes dQ's fp32 tiles as a fifth descriptor only fused:
+# two kernels, that argument is any pointer, and no descriptor is encoded for it.
+_DKDV = LaunchCache(_dkdv_kernel, leading=_described(4))
+_FUSED = LaunchCache(_dkdv_kernel, leading=_described(5))
 _DQ = LaunchCache(_dq_kernel, leading=_described(4))
 
 
@@ -774,6 +777,7 @@ def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
             dq[:, :, :-dims.diagonal // BLOCK_M.value * BLOCK_M.value].zero_()
         into = (tiles, dq, dk, dv, lse2, delta, sems)
     else:  # the kernel reads no tiles, dQ nor semaphores: any will do
-        into = (q, stats, dk, dv, lse2, delta, stats)
-    _DKDV.launch((dims, causal, stages, fused), (q, k, v, do, *into),
+        into = (stats, stats, dk, dv, lse2, delta, stats)
+    cache = _FUSED if fused else _DKDV
+    cache.launch((dims, causal, stages, fused), (q, k, v, do, *into),
                  lambda: launch_plan("dkdv", dims, causal=causal, stages=stages, fused=fused))

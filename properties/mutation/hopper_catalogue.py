@@ -87,7 +87,7 @@ HOPPER_MUTANTS: tuple[Mutant, ...] = (
                                         "ds = (p * dpt)"),
         "dS taken as P dP, without subtracting delta = rowsum(dO * O)"),
     _hb("hopper_bwd.launch_key_omits_causal",
-        ("_DKDV.launch((dims, causal, stages, fused),", "_DKDV.launch((dims, stages, fused),"),
+        ("cache.launch((dims, causal, stages, fused),", "cache.launch((dims, stages, fused),"),
         "the dK/dV launch cached without the causal flag: a causal backward after a "
         "non-causal one of the same shape replays the non-causal launch"),
     _hb("hopper_bwd.dq_diagonal_excluded",
