@@ -197,8 +197,9 @@ def test_the_hopper_backward_refuses_gradients_it_would_write_in_the_wrong_order
     t = torch.empty(2, 1, 3, 128, dtype=torch.float16)
     lse = torch.empty(2, 1, 3)
     turned = torch.empty(3, 1, 2, 128, dtype=torch.float16).permute(2, 1, 0, 3)
-    for at, name in ((4, "out"), (6, "dq"), (7, "dk"), (8, "dv")):
+    turned_lse = torch.empty(3, 1, 2).permute(2, 1, 0)
+    for at, name in ((4, "out"), (5, "lse"), (6, "dq"), (7, "dk"), (8, "dv")):
         args = [t, t, t, t, t, lse, t, t, t]
-        args[at] = turned
+        args[at] = turned_lse if name == "lse" else turned
         with pytest.raises(ValueError, match=f"^{name}: expected a contiguous tensor"):
             launch_hopper_backward(*args, dims, causal=False)
