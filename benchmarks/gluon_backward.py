@@ -52,7 +52,7 @@ def hopper_alone(kernel: str, do, q, k, v, out, lse, stats, dims: AttentionDims,
         return grads
     if kernel == "dkdv":
         hb._DKDV.launch((dims, causal, hb.STAGES, False),
-                        (q, k, v, do, stats, stats, torch.empty_like(k), torch.empty_like(v),
+                        (q, k, v, do, stats, torch.empty_like(k), torch.empty_like(v),
                          stats[0], stats[1], stats),
                         lambda: launch_plan("dkdv", dims, causal=causal))
         return
@@ -90,10 +90,10 @@ def compile_sm90(kernel: str = "dkdv", causal: bool = False) -> dict:
     kwargs = {name: meta.pop(name) for name in ("num_warps", "maxnreg")}
     if kernel == "dq":  # dq, out and lse; then lse2 and delta
         leading = _described(4)((q, k, k, q, q, q, stats[0], stats[0], stats[1]), False)
-    else:  # dQ's fp32 tiles, dq, dk, dv, lse2, delta, the semaphores
-        tiles = torch.empty(q.shape, dtype=torch.float32) if fused else stats
+    else:  # dQ's fp32 sums, dk, dv, lse2, delta, the semaphores
+        sums = torch.empty(q.shape, dtype=torch.float32) if fused else stats
         sems = torch.zeros(16, dtype=torch.int32)
-        leading = _described(5 if fused else 4)((q, k, k, q, tiles, q, k, k, stats[0], stats[1],
+        leading = _described(5 if fused else 4)((q, k, k, q, sums, k, k, stats[0], stats[1],
                                                  sems), False)
     kernel = _dq_kernel if kernel == "dq" else _dkdv_kernel
     binder = create_function_from_signature(kernel.signature, kernel.params, backend)
@@ -105,7 +105,8 @@ def compile_sm90(kernel: str = "dkdv", causal: bool = False) -> dict:
     usage, sass = read_cubin(compiled)
     ops = collections.Counter(re.findall(r"\b([A-Z][A-Z0-9]+)(?:\.[A-Z0-9.]+)?\b", sass))
     return {**usage, "spill_stores": ops["STL"],
-            **{op: ops[op] for op in ("HGMMA", "UTMALDG", "USETMAXREG", "MUFU", "WARPSYNC")}}
+            **{op: ops[op] for op in ("HGMMA", "UTMALDG", "UTMAREDG", "USETMAXREG", "MUFU",
+                                      "WARPSYNC")}}
 
 
 def _time_ms(fn) -> float:

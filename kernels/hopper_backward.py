@@ -48,13 +48,15 @@ dK and dV rows that are never stored, and are masked out of dQ.
 
 Fused (``launch_hopper_backward(fused=True)``), the dK/dV kernel also forms
 dQ: each consumer stores its dS^T in shared memory, forms dQ's 64 columns
-of its half of D over both halves' keys (dQ += dS K), and adds them into
-the step's fp32 tile of 64 rows, which a fourth partition, a writer warp,
-loads and stores with TMA.  The key blocks add into a tile one after
-another in a fixed order (``_visit``'s rank), each waiting for the tile's
-semaphore to count its rank, so the bits are again the same on every run;
-the last scales and stores dQ.  Five GEMMs a step instead of seven, but so
-far slower than the two kernels (``benchmarks/NOTES.md``, b7).
+of its half of D over both halves' keys (dQ += dS K), and stores them into
+a shared fp32 tile of the step's 64 rows, and goes on.  A fourth
+partition, a writer warp, adds the tile into dQ's fp32 sums in global
+memory with TMA's reduce-add, which runs in L2 and takes neither the
+consumers' registers nor their time.  The key blocks add into a query
+block one after another in a fixed order (``_visit``'s rank), each waiting
+for the block's semaphore to count its rank, so the bits are again the same
+on every run; a last pass scales the sums and casts them to dQ.  Five
+GEMMs a step instead of seven.
 
 It computes what the Hopper forward computes (``hopper_prefill.refusal``):
 D = Dv = 128 in fp16 and bf16, any Sq and Sk, GQA, causal at either
@@ -66,8 +68,10 @@ from __future__ import annotations
 import functools
 
 import torch
+from triton._C.libtriton import ir
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language._core import builtin
 from triton.experimental.gluon.language.nvidia.hopper import (
     fence_async_shared,
     mbarrier,
@@ -97,8 +101,8 @@ _D = gl.constexpr(HEAD_DIM)  # D = Dv
 
 @gluon.jit
 def _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL: gl.constexpr, FUSED: gl.constexpr):
-    """Step ``it`` of key block ``n``: (head of the group, query block, rank,
-    first, last).  Fused, the rank orders the key blocks that add into a
+    """Step ``it`` of key block ``n``: (head of the group, query block,
+    rank).  Fused, the rank orders the key blocks that add into a
     query block's dQ, each after the one before it.
 
     Causal, or not fused: the query blocks from the first that sees the keys
@@ -115,7 +119,6 @@ def _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL: gl.constexpr, FUSED:
         m = m_lo + it % n_m
         last_row = gl.minimum(m * BLOCK_M + BLOCK_M - 1, Sq - 1)
         rank = gl.minimum(N - 1, (last_row + DIAG) // BLOCK_N) - n
-        last = n == 0
     else:
         pair = it // (2 * GROUP)
         g = (it // 2) % GROUP
@@ -124,8 +127,7 @@ def _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL: gl.constexpr, FUSED:
         rank = n
         if p < N:
             rank = (n - p + N) % N
-        last = rank == N - 1
-    return g, m, rank, rank == 0, last
+    return g, m, rank
 
 
 @gluon.jit
@@ -148,7 +150,7 @@ def _dkdv_producer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
         tma.async_copy_global_to_shared(v_desc, [batch, kv_head, n * BLOCK_N + h * HALF_N, 0],
                                         kv_ready, v_smem.index(h))
     for it in range(GROUP * n_m):
-        g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, FUSED)
+        g, m, rank = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, FUSED)
         head = kv_head * GROUP + g
         m0 = m * BLOCK_M
         s = it % STAGES
@@ -205,76 +207,64 @@ def _semaphore(sem_ptr, sched, head, m):
     return sem_ptr + 1 + ((batch * HKV * GROUP + head) * 2 * P + m)
 
 
+@builtin
+def _tma_reduce_add(tensor_desc, coord, src, _semantic=None):
+    """TMA's reduce-add of the shared ``src`` into the block of
+    ``tensor_desc`` at ``coord`` (``cp.reduce.async.bulk.tensor``): the
+    Gluon builder makes it, Triton 3.6's hopper module does not name it."""
+    coord = _semantic._convert_to_ir_values(coord, require_i64=False)
+    _semantic.builder.create_async_tma_reduce(ir.DESCRIPTOR_REDUCE_KIND.ADD, tensor_desc.handle,
+                                              coord, src.handle)
+
+
 @gluon.jit
-def _dq_tile_in(it, acc_desc, acc_smem, acc_ready, sched, sem_ptr, CAUSAL: gl.constexpr):
-    """Step ``it``'s fp32 dQ tile into its slot, once every key block before
-    this one has added its share (the tile's semaphore counts the step's
-    rank); the first adder loads nothing."""
+def _dq_out(it, acc_desc, acc_smem, bars, sched, sem_ptr, CAUSAL: gl.constexpr):
+    """Step ``it``'s fp32 tile, once both consumers stored their halves,
+    into dQ's sums in global memory: stored by the first adder, added by
+    each after it once the block's semaphore counts the step's rank; then,
+    the sum written, the semaphore counted on."""
+    acc_free, acc_done = bars[5], bars[6]
     batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
     SLOTS: gl.constexpr = acc_smem.type.shape[0]
-    g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, True)
+    g, m, rank = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, True)
     slot = it % SLOTS
     head = kv_head * GROUP + g
-    if first:
-        mbarrier.arrive(acc_ready.index(slot), count=1)
+    sem = _semaphore(sem_ptr, sched, head, m)
+    mbarrier.wait(acc_done.index(slot), (it // SLOTS) & 1)
+    if rank == 0:
+        tma.async_copy_shared_to_global(acc_desc, [batch, head, m * BLOCK_M, 0],
+                                        acc_smem.index(slot))
     else:
-        sem = _semaphore(sem_ptr, sched, head, m)
         seen = gl.atomic_add(sem, 0, sem="acquire", scope="gpu")
         while seen != rank:
             seen = gl.atomic_add(sem, 0, sem="acquire", scope="gpu")
         _proxy_fence(seen)
-        mbarrier.expect(acc_ready.index(slot), acc_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(acc_desc, [batch, head, m * BLOCK_M, 0],
-                                        acc_ready.index(slot), acc_smem.index(slot))
-
-
-@gluon.jit
-def _dq_tile_out(it, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL: gl.constexpr):
-    """Once the consumers added step ``it``'s shares, its tile back to global
-    memory and its semaphore counted on (the last adder stored dQ itself)."""
-    batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
-    SLOTS: gl.constexpr = acc_smem.type.shape[0]
-    g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, True)
-    slot = it % SLOTS
-    head = kv_head * GROUP + g
-    mbarrier.wait(acc_done.index(slot), (it // SLOTS) & 1)
-    if not last:
-        tma.async_copy_shared_to_global(acc_desc, [batch, head, m * BLOCK_M, 0],
-                                        acc_smem.index(slot))
-        tma.store_wait(0)
-        _proxy_fence(_bulk_written(rank))
-        gl.atomic_add(_semaphore(sem_ptr, sched, head, m), 1, sem="release", scope="gpu")
+        _tma_reduce_add(acc_desc, [batch, head, m * BLOCK_M, 0], acc_smem.index(slot))
+    tma.store_wait(0)  # read: the slot is free
+    mbarrier.arrive(acc_free.index(slot), count=1)
+    _proxy_fence(_bulk_written(rank))
+    gl.atomic_add(sem, 1, sem="release", scope="gpu")
 
 
 @gluon.jit
 def _dq_writer(acc_desc, acc_smem, bars, sched, sem_ptr, CAUSAL: gl.constexpr):
-    """One warp, fused: each step's fp32 dQ tile (64 rows) in, then out.
-    With two slots a step's tile is loaded before the previous step's goes
-    out, so that the load runs under that step's GEMMs."""
-    acc_ready, acc_done = bars[5], bars[6]
+    """One warp, fused: each step's fp32 dQ tile out (``_dq_out``)."""
     batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
-    SLOTS: gl.constexpr = acc_smem.type.shape[0]
-    steps = GROUP * n_m
-    for it in range(steps + 1):
-        if SLOTS == 1 and it > 0:
-            _dq_tile_out(it - 1, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL)
-        if it < steps:
-            _dq_tile_in(it, acc_desc, acc_smem, acc_ready, sched, sem_ptr, CAUSAL)
-        if SLOTS > 1 and it > 0:
-            _dq_tile_out(it - 1, acc_desc, acc_smem, acc_done, sched, sem_ptr, CAUSAL)
+    for it in range(GROUP * n_m):
+        _dq_out(it, acc_desc, acc_smem, bars, sched, sem_ptr, CAUSAL)
 
 
 @gluon.jit
 def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs, stat_bufs,
-                   ds_bufs, acc_smem, bars, sched, dq_ptr, dk_ptr, dv_ptr, soft,
+                   ds_bufs, acc_smem, bars, sched, dk_ptr, dv_ptr, soft,
                    HALF: gl.constexpr, CAUSAL: gl.constexpr, FUSED: gl.constexpr):
     """One warpgroup: dK and dV of keys ``128 n + 64 * HALF``.. over every step.
     A step's lse2 and delta come from shared memory when they are used: as
     row vectors of S^T they take 16 registers a thread each, which held
     across the step made the consumer spill.  Fused, once both consumers put
     their dS^T in shared memory, it forms dQ's columns ``64 * HALF``.. of
-    the step's rows over all 128 keys and adds them into the step's fp32
-    tile; the last adder scales and stores them instead."""
+    the step's rows over all 128 keys and stores them into the step's fp32
+    tile, which the writer adds into dQ's sums."""
     kv_ready, q_ready, do_ready, empty = bars[0], bars[1], bars[2], bars[3]
     batch, kv_head, n, N, P, m_lo, n_m, GROUP, Sq, Sk, HKV, DIAG = sched
     qk_scale, scale = soft
@@ -302,7 +292,7 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
     k = k_smem.index(HALF).reshape([HALF_N, D])
     v = v_smem.index(HALF).reshape([HALF_N, D])
     for it in range(GROUP * n_m):
-        g, m, rank, first, last = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, FUSED)
+        g, m, rank = _visit(it, n, N, P, GROUP, Sq, DIAG, m_lo, n_m, CAUSAL, FUSED)
         m0 = m * BLOCK_M
         s = it % STAGES
         phase = (it // STAGES) & 1
@@ -336,8 +326,7 @@ def _dkdv_consumer(q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_b
                            dq_layout)
             dk, dv, dq = warpgroup_mma_wait(num_outstanding=0, deps=(dk, dv, dq))
             mbarrier.arrive(empty.index(s), count=1)
-            _dq_add(dq, acc_smem, bars, it, first, last, dq_ptr,
-                    batch * HKV * GROUP + kv_head * GROUP + g, m0, HALF, Sq, scale)
+            _dq_stage(dq, acc_smem, bars, it, HALF)
         else:
             dk, dv = warpgroup_mma_wait(num_outstanding=0, deps=(dk, dv))
             mbarrier.arrive(empty.index(s), count=1)
@@ -362,23 +351,16 @@ def _dq_share(ds_bufs, k_smem, ds_ready, phase, at, HALF: gl.constexpr, layout: 
 
 
 @gluon.jit
-def _dq_add(dq, acc_smem, bars, it, first, last, dq_ptr, bh, m0, HALF: gl.constexpr, Sq, scale):
-    """A consumer's share of step ``it``'s dQ into the fp32 tile the writer
-    loaded (the first adder's share replaces it); the last adder scales the
-    sum and stores it as dQ."""
-    acc_ready, acc_done = bars[5], bars[6]
+def _dq_stage(dq, acc_smem, bars, it, HALF: gl.constexpr):
+    """A consumer's share of step ``it``'s dQ (its 64 columns) into the
+    step's fp32 tile, once the writer has read the slot's last tile out."""
+    acc_free, acc_done = bars[5], bars[6]
     SLOTS: gl.constexpr = acc_smem.type.shape[0]
     slot = it % SLOTS
-    mbarrier.wait(acc_ready.index(slot), (it // SLOTS) & 1)
+    mbarrier.wait(acc_free.index(slot), ((it // SLOTS) & 1) ^ 1)
     cols: gl.constexpr = HALF * (_D // 2)
-    tile = acc_smem.index(slot).reshape([BLOCK_M, _D]).slice(cols, _D // 2, 1)
-    if not first:
-        dq = dq + tile.load(dq.type.layout)
-    if last:
-        _store_rows(dq * scale, dq_ptr, bh, m0, Sq, cols)
-    else:
-        tile.store(dq)
-        fence_async_shared()
+    acc_smem.index(slot).reshape([BLOCK_M, _D]).slice(cols, _D // 2, 1).store(dq)
+    fence_async_shared()
     mbarrier.arrive(acc_done.index(slot), count=1)
 
 
@@ -414,7 +396,7 @@ def _barriers(count: gl.constexpr, arrivals: gl.constexpr):
 
 
 @gluon.jit
-def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, acc_desc, dq_ptr, dk_ptr, dv_ptr, lse2_ptr,
+def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, acc_desc, dk_ptr, dv_ptr, lse2_ptr,
                  delta_ptr, sem_ptr, Sq, Sk, HKV, GROUP, DIAG, qk_scale, scale,
                  CAUSAL: gl.constexpr, STAGES: gl.constexpr, FUSED: gl.constexpr,
                  SLOTS: gl.constexpr):
@@ -459,15 +441,15 @@ def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, acc_desc, dq_ptr, dk_ptr, dv_p
                                             gl.NVMMASharedLayout(128, 16, 2))
         acc_smem = gl.allocate_shared_memory(gl.float32, [SLOTS] + acc_desc.block_type.shape,
                                              acc_desc.layout)
-        # (ds ready: both consumers, acc ready: TMA or the writer, acc done: both consumers)
+        # (ds ready: both consumers, acc free: the writer, acc done: both consumers)
         bars = (bars[0], bars[1], bars[2], bars[3], _barriers(STAGES, 2), _barriers(SLOTS, 1),
                 _barriers(SLOTS, 2))
         gl.warp_specialize([
             (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                              stat_bufs, ds_bufs, acc_smem, bars, sched, dq_ptr, dk_ptr, dv_ptr,
+                              stat_bufs, ds_bufs, acc_smem, bars, sched, dk_ptr, dv_ptr,
                               soft, 0, CAUSAL, FUSED)),
             (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                              stat_bufs, ds_bufs, acc_smem, bars, sched, dq_ptr, dk_ptr, dv_ptr,
+                              stat_bufs, ds_bufs, acc_smem, bars, sched, dk_ptr, dv_ptr,
                               soft, 1, CAUSAL, FUSED)),
             (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
                               stat_bufs, bars, sched, lse2_ptr, delta_ptr, CAUSAL, FUSED)),
@@ -476,10 +458,10 @@ def _dkdv_kernel(q_desc, k_desc, v_desc, do_desc, acc_desc, dq_ptr, dk_ptr, dv_p
     else:
         gl.warp_specialize([
             (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                              stat_bufs, None, None, bars, sched, dq_ptr, dk_ptr, dv_ptr, soft, 0,
+                              stat_bufs, None, None, bars, sched, dk_ptr, dv_ptr, soft, 0,
                               CAUSAL, FUSED)),
             (_dkdv_consumer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
-                              stat_bufs, None, None, bars, sched, dq_ptr, dk_ptr, dv_ptr, soft, 1,
+                              stat_bufs, None, None, bars, sched, dk_ptr, dv_ptr, soft, 1,
                               CAUSAL, FUSED)),
             (_dkdv_producer, (q_desc, k_desc, v_desc, do_desc, k_smem, v_smem, q_bufs, do_bufs,
                               stat_bufs, bars, sched, lse2_ptr, delta_ptr, CAUSAL, FUSED)),
@@ -662,6 +644,21 @@ def _dq_kernel(q_desc, k_desc, v_desc, do_desc, dq_ptr, o_ptr, lse_ptr, lse2_ptr
 
 
 # --------------------------------------------------------------------------
+# Fused: dQ from its fp32 sums
+# --------------------------------------------------------------------------
+
+
+@gluon.jit
+def _scaled_kernel(sums_ptr, dq_ptr, n, scale, BLOCK: gl.constexpr):
+    """dQ = scale * its fp32 sums, in dQ's dtype: ``BLOCK`` elements a program."""
+    layout: gl.constexpr = gl.BlockedLayout([4], [32], [4], [0])
+    start = gl.program_id(0).to(gl.int64) * BLOCK
+    at = start + gl.arange(0, BLOCK, layout).to(gl.int64)
+    sums = gl.load(sums_ptr + at, mask=at < n)
+    gl.store(dq_ptr + at, (sums * scale).to(dq_ptr.dtype.element_ty), mask=at < n)
+
+
+# --------------------------------------------------------------------------
 # Launcher.  ``LaunchCache`` binds once per shape, as the forward's does;
 # later launches give it ``HostDescriptor``s.  The kernels take q, k, v and
 # do (and the dK/dV kernel dQ's fp32 tiles) as TMA descriptors of 64 rows.
@@ -700,6 +697,8 @@ def _fp32_layout() -> gl.NVMMASharedLayout:
 _DKDV = LaunchCache(_dkdv_kernel, leading=_described(4))
 _FUSED = LaunchCache(_dkdv_kernel, leading=_described(5))
 _DQ = LaunchCache(_dq_kernel, leading=_described(4))
+_SCALED = LaunchCache(_scaled_kernel)
+SCALED_BLOCK = 4096
 
 
 def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int = STAGES,
@@ -744,9 +743,10 @@ def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     from the forward's contiguous ``out`` and natural-log ``lse``; on q's device
     made current.  The dQ kernel runs first: it also stores each row's
     delta and base-2 LSE, which the dK/dV kernel reads.  ``fused``: the
-    dK/dV kernel computes dQ too (where it ``fuses``, with all three
-    wanted), and the dQ kernel only the statistics; it is slower than the
-    two kernels so far (benchmarks/NOTES.md, b7), so not the default."""
+    dK/dV kernel computes dQ's sums too (where it ``fuses``, with all three
+    wanted), the dQ kernel only the statistics, and a last pass dQ from
+    its sums; not the default until it is measured faster than the two
+    kernels (benchmarks/NOTES.md, b7 and b8)."""
     # The kernels address these rows as (B, H, S, D) in order, q, k, v and dO
     # through descriptors that take any strides.
     for name, t in (("out", out), ("lse", lse), ("dq", dq), ("dk", dk), ("dv", dv)):
@@ -768,16 +768,21 @@ def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
         return
     if fused:
         pairs = -(-dims.sq // BLOCK_N.value)
-        # A ticket counter, then a semaphore per query block; dQ's fp32 tiles.
+        # A ticket counter, then a semaphore per query block; dQ's fp32 sums.
         sems = torch.zeros(1 + dims.batch * dims.hq * 2 * pairs, dtype=torch.int32,
                            device=q.device)
-        tiles = torch.empty((dims.batch, dims.hq, dims.sq, HEAD_DIM), dtype=torch.float32,
-                            device=q.device)
-        if causal and dims.diagonal < 0:  # query blocks that see no key
-            dq[:, :, :-dims.diagonal // BLOCK_M.value * BLOCK_M.value].zero_()
-        into = (tiles, dq, dk, dv, lse2, delta, sems)
-    else:  # the kernel reads no tiles, dQ nor semaphores: any will do
-        into = (stats, stats, dk, dv, lse2, delta, stats)
+        sums = torch.empty((dims.batch, dims.hq, dims.sq, HEAD_DIM), dtype=torch.float32,
+                           device=q.device)
+        if causal and dims.diagonal < 0:  # query blocks that see no key: no step adds to them
+            sums[:, :, :-dims.diagonal // BLOCK_M.value * BLOCK_M.value].zero_()
+        into = (sums, dk, dv, lse2, delta, sems)
+    else:  # the kernel reads no sums nor semaphores: any will do
+        into = (stats, dk, dv, lse2, delta, stats)
     cache = _FUSED if fused else _DKDV
     cache.launch((dims, causal, stages, fused), (q, k, v, do, *into),
                  lambda: launch_plan("dkdv", dims, causal=causal, stages=stages, fused=fused))
+    if fused:
+        n = dq.numel()
+        _SCALED.launch(dims, (sums, dq),
+                       lambda: ((-(-n // SCALED_BLOCK),), (n, dims.scale),
+                                dict(BLOCK=SCALED_BLOCK, num_warps=4)))

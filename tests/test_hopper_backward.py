@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PTXAS = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "ptxas"
 
 
-@pytest.mark.parametrize("kernel", ["dkdv", "dq"])
+@pytest.mark.parametrize("kernel", ["dkdv", "dq", "fused"])
 def test_the_hopper_backward_compiles_warp_specialised(kernel: str) -> None:
     if not PTXAS.exists():
         pytest.skip(f"this Triton install bundles no ptxas ({PTXAS})")
@@ -48,6 +48,8 @@ def test_the_hopper_backward_compiles_warp_specialised(kernel: str) -> None:
     # spill there is local-memory traffic in the inner loop (dK/dV spilled
     # 31-36 stores while each step's row statistics lived in registers).
     assert code["spill_stores"] == 0, code
+    # Fused, the writer adds dQ's tiles with TMA's reduce-add, not the consumers.
+    assert (code["UTMAREDG"] > 0) == (kernel == "fused"), code
 
 
 needs_hopper = pytest.mark.skipif(unavailable() is not None, reason=f"hopper: {unavailable()}")

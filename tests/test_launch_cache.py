@@ -501,15 +501,17 @@ _HOPPER_BACKWARD_FIELDS: dict[str, list] = {
 
 @pytest.fixture
 def hopper_backward_launchers(monkeypatch) -> list[_Paired]:
-    """The Hopper backward's launchers (dK/dV, fused dK/dV, dQ), paired, on a
-    stand-in compiled backend."""
+    """The Hopper backward's launchers, paired, on a stand-in compiled
+    backend: dK/dV, fused dK/dV, dQ, and the fused backward's last pass."""
     _stand_in_gpu(monkeypatch)
     monkeypatch.setattr(hb, "num_sms", lambda index: 132)
     launchers = []
-    for name, kernel, described in (("_DKDV", hb._dkdv_kernel, 4), ("_FUSED", hb._dkdv_kernel, 5),
-                                    ("_DQ", hb._dq_kernel, 4)):
+    for name, kernel, leading in (("_DKDV", hb._dkdv_kernel, hb._described(4)),
+                                  ("_FUSED", hb._dkdv_kernel, hb._described(5)),
+                                  ("_DQ", hb._dq_kernel, hb._described(4)),
+                                  ("_SCALED", hb._scaled_kernel, None)):
         log: list = []
-        paired = _Paired(_recording(kernel, log), log, leading=hb._described(described))
+        paired = _Paired(_recording(kernel, log), log, leading=leading)
         monkeypatch.setattr(hb, name, paired)
         launchers.append(paired)
     return launchers
@@ -543,7 +545,7 @@ def test_a_replayed_hopper_backward_launch_is_the_launch_triton_makes(
         hopper_backward_launchers, family):
     """As the forward's: the HostDescriptors (four for dK/dV, five fused,
     four for dQ) encoded as Triton encodes the TensorDescriptors, for each
-    launcher that ran (the fused one only where a case fuses)."""
+    launcher that ran (the fused ones only where a case fuses)."""
     for round_ in range(2):
         before = [p.cache.direct_launches for p in hopper_backward_launchers]
         for case in family:
@@ -551,7 +553,7 @@ def test_a_replayed_hopper_backward_launch_is_the_launch_triton_makes(
         if round_ == 1:  # the same cases again, on new tensors: all replays
             assert [p.cache.direct_launches for p in hopper_backward_launchers] == before
     for paired in hopper_backward_launchers:
-        if paired is hopper_backward_launchers[1] and not paired.pairs:
+        if paired in hopper_backward_launchers[1::2] and not paired.pairs:
             continue  # no case so far fused
         assert paired.pairs
         _through_the_entry_point(paired.cache)
