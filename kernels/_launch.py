@@ -73,6 +73,16 @@ class HostDescriptor(NamedTuple):
     padding: str = "zero"
 
 
+# Encoded TMA descriptors by everything their encoding reads.  An encoding
+# is a pure function of these (cuTensorMapEncodeTiled) and the launcher
+# copies it into the launch's parameters, so one may serve many launches: a
+# training step's tensors come back at the same addresses from PyTorch's
+# caching allocator, and each encoding costs a few microseconds of a short
+# step's host time (benchmarks/NOTES.md, b9).
+_ENCODED: dict[tuple, Any] = {}
+_ENCODED_MAX = 1024
+
+
 class DirectLaunch(NamedTuple):
     """A compiled kernel's launcher (Triton 3.6's ``CudaLauncher``) below its
     Python layers: its compiled entry point, the arguments that entry takes
@@ -121,7 +131,7 @@ class DirectLaunch(NamedTuple):
                 or any(m is None or m.get("fp4_padded") for m in metas)):
             return None
         encodings = {i: (m["swizzle"], m["elem_size"],
-                         nvidia.TMA_DTYPE_DEVICE_TO_HOST[m["elem_type"]], m["block_size"])
+                         nvidia.TMA_DTYPE_DEVICE_TO_HOST[m["elem_type"]], tuple(m["block_size"]))
                      for i, m in zip(where, metas, strict=True)}
         return DirectLaunch(entry, head, encodings, driver.active.utils.fill_tma_descriptor)
 
@@ -137,8 +147,15 @@ class DirectLaunch(NamedTuple):
                 out.append(arg)
                 continue
             swizzle, size, kind, block = code
-            out.append(self.fill(arg.base.data_ptr(), swizzle, size, kind, block, arg.shape,
-                                 arg.strides, 1 if arg.padding == "nan" else 0))
+            padding = 1 if arg.padding == "nan" else 0
+            key = (arg.base.data_ptr(), code, arg.shape, arg.strides, padding)
+            encoded = _ENCODED.get(key)
+            if encoded is None:
+                if len(_ENCODED) >= _ENCODED_MAX:
+                    _ENCODED.clear()
+                encoded = _ENCODED[key] = self.fill(key[0], swizzle, size, kind, block,
+                                                    arg.shape, arg.strides, padding)
+            out.append(encoded)
             out.extend(arg.shape)
             out.extend(arg.strides)
         return out
@@ -219,6 +236,7 @@ def clear_launch_caches() -> None:
     process starts from (the compiled kernels stay in Triton's own caches)."""
     for cache in list(_EVERY):
         cache.clear()
+    _ENCODED.clear()
 
 
 class LaunchCache:

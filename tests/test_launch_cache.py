@@ -145,6 +145,8 @@ def _stand_in_gpu(monkeypatch) -> None:
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda device: STREAM, raising=False)
     monkeypatch.setattr(launch, "interpreting", lambda: False)
+    # The stand-in's encodings must not outlive the test in a process that has a GPU.
+    monkeypatch.setattr(launch, "_ENCODED", {})
 
 
 @pytest.fixture
@@ -559,6 +561,40 @@ def test_a_replayed_hopper_backward_launch_is_the_launch_triton_makes(
         _through_the_entry_point(paired.cache)
         for cached, direct in paired.pairs:
             assert cached == direct, f"{family}:\n cache  {cached}\n direct {direct}"
+
+
+def test_an_encoded_descriptor_serves_again_only_what_encodes_the_same(monkeypatch):
+    # A replay reuses an encoding made for the same base address, shape,
+    # strides, padding and kernel-side encoding: each of them changed alone
+    # must encode anew, and each repeated must not.
+    monkeypatch.setattr(launch, "_ENCODED", {})
+    calls: list = []
+
+    def fill(*args):
+        calls.append(args)
+        return ("tensormap", args)
+
+    base, other = torch.empty(4096, dtype=torch.float16), torch.empty(4096, dtype=torch.float16)
+    codes = [(32, 2, 8, (1, 1, 64, 128)), (64, 2, 8, (1, 1, 64, 128)),
+             (32, 2, 9, (1, 1, 64, 128)), (32, 2, 8, (1, 1, 32, 128))]
+    views = [launch.HostDescriptor(base, (1, 2, 8, 128), (2048, 1024, 128, 1)),
+             launch.HostDescriptor(other, (1, 2, 8, 128), (2048, 1024, 128, 1)),
+             launch.HostDescriptor(base, (1, 2, 4, 128), (2048, 1024, 128, 1)),
+             launch.HostDescriptor(base, (1, 2, 8, 128), (2048, 128, 256, 1)),
+             launch.HostDescriptor(base, (1, 2, 8, 128), (2048, 1024, 128, 1), "nan")]
+    pairs = [(code, view) for code in codes for view in views]
+    for round_ in range(2):
+        for code, view in pairs:
+            direct = launch.DirectLaunch(None, (), {0: code}, fill)
+            encoded, *dims = direct.arguments((view,))
+            want = (view.base.data_ptr(), *code, view.shape, view.strides,
+                    1 if view.padding == "nan" else 0)
+            assert encoded == ("tensormap", want), (code, view)
+            assert dims == [*view.shape, *view.strides]
+        assert len(calls) == len(pairs), f"round {round_}: {len(calls)} encodings"
+    launch.clear_launch_caches()
+    launch.DirectLaunch(None, (), {0: codes[0]}, fill).arguments((views[0],))
+    assert len(calls) == len(pairs) + 1, "an encoding outlived clear_launch_caches"
 
 
 def test_the_fused_kernels_reset_forgets_every_launch_cache():
