@@ -353,6 +353,10 @@ class _FlashAttention(torch.autograd.Function):
                  splits=splits, programs=programs, window=window)
         ctx.save_for_backward(q, k, v, out, lse)
         ctx.mark_non_differentiable(lse)
+        # The LSE's gradient is never read: without this, autograd fills a
+        # zero tensor for it every backward (a launch of a short step's host
+        # time).  The output's always arrives: it is the one differentiable output.
+        ctx.set_materialize_grads(False)
         ctx.dims, ctx.causal, ctx.precision, ctx.window = dims, causal, precision, window
         # A forward on the Hopper kernel gets its gradients from the Hopper
         # backward: one choice for both, made without reading strides.
