@@ -46,8 +46,9 @@ puts every layout into shared memory the same way.  Rows past Sq read as
 zeros with an LSE of +inf (p = 0); keys past Sk read as zeros, reach only
 dK and dV rows that are never stored, and are masked out of dQ.
 
-Fused (``launch_hopper_backward(fused=True)``), the dK/dV kernel also forms
-dQ: each consumer stores its dS^T in shared memory, forms dQ's 64 columns
+Fused (``launch_hopper_backward``'s choice from 2k keys where all its
+programs fit at once: ``FUSED_MIN_KEYS``, ``fuses``), the dK/dV kernel also
+forms dQ: each consumer stores its dS^T in shared memory, forms dQ's 64 columns
 of its half of D over both halves' keys (dQ += dS K), and stores them into
 a shared fp32 tile of the step's 64 rows, and goes on.  A fourth
 partition, a writer warp, adds the tile into dQ's fp32 sums in global
@@ -722,6 +723,13 @@ def launch_plan(kernel: str, dims: AttentionDims, *, causal: bool, stages: int =
                         "SLOTS": ACC_SLOTS}
 
 
+# The fused backward adds a pass over dQ's fp32 sums and has each query
+# block's adds wait their turn, for two GEMMs fewer a step: measured on the
+# H200 (bf16, B = 4, Hq = 16, Hkv = 8), 0.93-0.97x the two kernels at
+# Sq = Sk = 1k, 1.02-1.04x at 2k, 1.04-1.13x at 4k and 8k (NOTES b9).
+FUSED_MIN_KEYS = 2048
+
+
 def fuses(dims: AttentionDims, device_index: int) -> bool:
     """Whether the dK/dV kernel can also compute dQ: where there are at
     least as many 128-row pairs of query blocks as 128-key blocks (each key
@@ -736,7 +744,7 @@ def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
                            do: torch.Tensor, out: torch.Tensor, lse: torch.Tensor,
                            dq: torch.Tensor | None, dk: torch.Tensor | None,
                            dv: torch.Tensor | None, dims: AttentionDims, *, causal: bool,
-                           stages: int = STAGES, fused: bool = False) -> None:
+                           stages: int = STAGES, fused: bool | None = None) -> None:
     """dQ into the contiguous ``dq`` and dK and dV into the contiguous ``dk``
     and ``dv`` (each skipped where None; dk and dv together), for a call the
     Hopper forward computes (``hopper_prefill.refusal``) with Sq, Sk > 0,
@@ -745,14 +753,15 @@ def launch_hopper_backward(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
     delta and base-2 LSE, which the dK/dV kernel reads.  ``fused``: the
     dK/dV kernel computes dQ's sums too (where it ``fuses``, with all three
     wanted), the dQ kernel only the statistics, and a last pass dQ from
-    its sums; not the default until it is measured faster than the two
-    kernels (benchmarks/NOTES.md, b7 and b8)."""
+    its sums; None fuses where ``fuses`` and Sk >= ``FUSED_MIN_KEYS``."""
     # The kernels address these rows as (B, H, S, D) in order, q, k, v and dO
     # through descriptors that take any strides.
     for name, t in (("out", out), ("lse", lse), ("dq", dq), ("dk", dk), ("dv", dv)):
         if t is not None and not t.is_contiguous():
             raise ValueError(f"{name}: expected a contiguous tensor, got strides {t.stride()}")
-    if fused and not fuses(dims, q.device.index):
+    if fused is None:
+        fused = dims.sk >= FUSED_MIN_KEYS and fuses(dims, q.device.index)
+    elif fused and not fuses(dims, q.device.index):
         raise ValueError(f"fused: the fused backward cannot compute Sq = {dims.sq}, "
                          f"Sk = {dims.sk} on this GPU (see fuses)")
     q, k, v, do = _tma_ready(q), _tma_ready(k), _tma_ready(v), _tma_ready(do)
