@@ -345,7 +345,8 @@ class _FlashAttention(torch.autograd.Function):
     """
 
     @staticmethod
-    def forward(ctx, q, k, v, dims, causal, precision, path, splits, programs, window):
+    def forward(ctx, q, k, v, dims, causal, precision, path, splits, programs, window,
+                fused_backward):
         rows = (dims.batch, dims.hq, dims.sq)
         out = torch.empty((*rows, dims.dv), dtype=q.dtype, device=q.device)
         lse = torch.empty(rows, dtype=torch.float32, device=q.device)
@@ -361,6 +362,7 @@ class _FlashAttention(torch.autograd.Function):
         # A forward on the Hopper kernel gets its gradients from the Hopper
         # backward: one choice for both, made without reading strides.
         ctx.hopper = _chosen_path(path, q, dims, window) == "hopper"
+        ctx.fused = fused_backward
         return out, lse
 
     @staticmethod
@@ -370,15 +372,16 @@ class _FlashAttention(torch.autograd.Function):
         grads = launch_backward(
             d_out, q, k, v, out, lse, ctx.dims, causal=ctx.causal, precision=ctx.precision,
             needs=tuple(ctx.needs_input_grad[:3]), window=ctx.window, hopper=ctx.hopper,
+            fused=ctx.fused,
         )
-        return (*grads, None, None, None, None, None, None, None)
+        return (*grads, None, None, None, None, None, None, None, None)
 
 
 def _attention(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *,
     causal: bool, scale: float | None, alignment: str, input_precision: str,
     return_lse: bool, out: torch.Tensor | None, path: str, num_splits: object = None,
-    programs: object = None, window: object = None,
+    programs: object = None, window: object = None, fused_backward: object = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     dims = check_attention_inputs(
         q, k, v, causal=causal, scale=scale, alignment=alignment, input_precision=input_precision
@@ -388,6 +391,8 @@ def _attention(
     check_flag(return_lse, "return_lse")
     splits = _check_count(num_splits, "num_splits")
     programs = _check_count(programs, "programs")
+    if fused_backward is not None:
+        check_flag(fused_backward, "fused_backward")
     win = launch_window(check_window(window), causal, dims.sq + dims.sk)
     precision = dot_precision(q.dtype, input_precision)
     if path == "hopper" and (why := hopper_refusal(q, dims, window=win)) is not None:
@@ -395,7 +400,7 @@ def _attention(
     if needs_grad((q, k, v)):
         check_differentiable_out(out, inputs)
         out, lse = _FlashAttention.apply(q, k, v, dims, causal, precision, path, splits, programs,
-                                         win)
+                                         win, fused_backward)
         return (out, lse) if return_lse else out
     rows = (dims.batch, dims.hq, dims.sq)
     out = prepare_out(out, (*rows, dims.dv), q, inputs=inputs)
@@ -481,6 +486,7 @@ def flash_hopper(
     return_lse: bool = False,
     out: torch.Tensor | None = None,
     programs: int | None = None,
+    fused_backward: bool | None = None,
 ) -> torch.Tensor | tuple[torch.Tensor, torch.Tensor]:
     """``flash_attention`` forced onto the Hopper kernel (``hopper_prefill.py``),
     whatever the shape; raises ``ValueError`` for a call it cannot compute (not
@@ -488,11 +494,16 @@ def flash_hopper(
 
     ``programs`` caps a non-causal call's persistent grid (default: one
     program per SM), so that each program takes several row tiles in turn;
-    any cap gives the same bits.  Causal calls run a program per tile."""
+    any cap gives the same bits.  Causal calls run a program per tile.
+
+    ``fused_backward``: whether the backward sums dQ inside the dK/dV kernel
+    (``hopper_backward.py``): True wherever that can run (``fuses``), False
+    never, None (default) where it is the faster, from ``FUSED_MIN_KEYS``
+    keys.  Elsewhere dQ has its own kernel.  Either way reruns give the same bits."""
     return _attention(
         q, k, v, causal=causal, scale=scale, alignment=alignment,
         input_precision=input_precision, return_lse=return_lse, out=out, path="hopper",
-        programs=programs, window=window,
+        programs=programs, window=window, fused_backward=fused_backward,
     )
 
 

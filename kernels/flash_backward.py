@@ -81,7 +81,7 @@ from ._tiles import (
     launch_window,
     window_args,
 )
-from .hopper_backward import launch_hopper_backward
+from .hopper_backward import fuses, launch_hopper_backward
 
 
 @triton.jit(do_not_specialize=["Sq", "H", "HEAD_DV"])
@@ -644,7 +644,7 @@ def launch_backward(
     out: torch.Tensor, lse: torch.Tensor, dims: AttentionDims, *,
     causal: bool, precision: str, needs: tuple[bool, bool, bool] = (True, True, True),
     config: BackwardConfig | None = None, window: Window | None = None,
-    tma: bool | None = None, hopper: bool = False,
+    tma: bool | None = None, hopper: bool = False, fused: bool | None = None,
 ) -> tuple[torch.Tensor | None, torch.Tensor | None, torch.Tensor | None]:
     """(dq, dk, dv) of flash attention, each new, contiguous, in q's dtype.
 
@@ -656,7 +656,9 @@ def launch_backward(
     is the forward's sliding window (``check_window``).  ``tma``: whether
     the main kernels load through TMA descriptors (``uses_tma``; None
     chooses).  ``hopper``: the gradients from the warp-specialised Hopper
-    kernels (``hopper_backward.py``), for a call the Hopper forward computes.
+    kernels (``hopper_backward.py``), for a call the Hopper forward computes;
+    ``fused`` there: dQ summed in the dK/dV kernel wherever it ``fuses``
+    (True), never (False), or where the launcher chooses (None).
     """
     want_q, want_k, want_v = needs
     new = lambda t: torch.empty(t.shape, dtype=t.dtype, device=t.device)  # noqa: E731
@@ -673,7 +675,10 @@ def launch_backward(
     do, out = fresh_layout(do), fresh_layout(out)
     if hopper:  # the Hopper kernels form delta and the base-2 LSE themselves
         with _on_device_of(q):
-            launch_hopper_backward(q, k, v, do, out, lse, dq, dk, dv, dims, causal=causal)
+            if fused:
+                fused = fuses(dims, q.device.index)
+            launch_hopper_backward(q, k, v, do, out, lse, dq, dk, dv, dims, causal=causal,
+                                   fused=fused)
         return dq, dk if want_k else None, dv if want_v else None
 
     # Both paths take the same tiles: the same arithmetic, so the same bits

@@ -156,6 +156,16 @@ def test_the_fused_backward_gives_the_same_bits_on_reruns_and_layouts_and_dk_dv_
                                    alignment="bottom_right")
 
 
+@needs_hopper
+def test_flash_hopper_asked_to_fuse_gives_the_fused_backward_s_bits() -> None:
+    q, k, v, do = _inputs(1, 2, 2, 300, 260, torch.bfloat16, 1)
+    for causal in (False, True):
+        got = _grads(flash_hopper, q, k, v, do, causal=causal, fused_backward=True)
+        want = _fused_grads(q, k, v, do, causal, True)
+        for name, a, b in zip("qkv", got, want, strict=True):
+            assert torch.equal(a, b), f"d{name}, causal={causal}"
+
+
 # The fused backward's key blocks add into a query block's dQ in an order
 # its semaphores keep; without it the adds land as they come, and the bits
 # change from run to run where many programs run side by side.
@@ -205,3 +215,42 @@ def test_the_hopper_backward_refuses_gradients_it_would_write_in_the_wrong_order
         args[at] = turned_lse if name == "lse" else turned
         with pytest.raises(ValueError, match=f"^{name}: expected a contiguous tensor"):
             launch_hopper_backward(*args, dims, causal=False)
+
+
+@pytest.mark.parametrize(("sq", "sk", "fused", "want"), [
+    (1024, 1024, None, False),  # below FUSED_MIN_KEYS
+    (2048, 2048, None, True),
+    (2048, 2176, None, False),  # more key blocks than pairs of query blocks: cannot fuse
+    (256, 256, True, True),  # asked for: fused at any length it can run
+    (128, 256, True, False),
+    (2048, 2048, False, False),
+])
+def test_the_hopper_backward_fuses_where_asked_or_from_its_least_keys(
+        monkeypatch, sq: int, sk: int, fused: bool | None, want: bool) -> None:
+    from attnfuzz.kernels import flash_backward as fb
+    from attnfuzz.kernels import hopper_backward as hb
+    from attnfuzz.kernels._checks import AttentionDims
+
+    launched = []
+
+    class Recorder:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def launch(self, plan, tensors, build) -> None:
+            launched.append(self.name)
+
+    for name in ("_DQ", "_DKDV", "_FUSED", "_SCALED"):
+        monkeypatch.setattr(hb, name, Recorder(name))
+    monkeypatch.setattr(hb, "num_sms", lambda index: 132)
+    q, k = (torch.zeros(1, 1, s, 128, dtype=torch.float16) for s in (sq, sk))
+    dims = AttentionDims(1, 1, 1, sq, sk, 128, 128, 0.1, sk - sq)
+    fb.launch_backward(q, q, k, k, q, torch.zeros(1, 1, sq), dims, causal=False,
+                       precision="ieee", hopper=True, fused=fused)
+    assert launched == (["_DQ", "_FUSED", "_SCALED"] if want else ["_DQ", "_DKDV"])
+
+
+def test_flash_hopper_refuses_a_fused_backward_that_is_not_a_bool() -> None:
+    q = torch.zeros(1, 1, 4, 128, dtype=torch.float16)
+    with pytest.raises(TypeError, match="fused_backward"):
+        flash_hopper(q, q, q, fused_backward="yes")

@@ -123,6 +123,9 @@ LSE = ("return_lse", (True, False))
 SPLITS = ("num_splits", (DECODE_SPLITS, None, 1, 2, 3, 5, 7))
 # Program caps: the fixed two, one per SM (None), one program for all tiles, and three.
 PROGRAMS = ("programs", (HOPPER_PROGRAMS, None, 1, 3))
+# The Hopper backward's dQ: its own kernel below 2k keys by default (None), so
+# that drawn sizes reach the fused one only when asked for it (True).
+FUSED_BACKWARD = ("fused_backward", (None, True, False))
 
 # Autograd differentiates the attention kernels (their own backward kernels),
 # and they take sliding windows, as the softmax does.  The fused backward
@@ -158,6 +161,7 @@ IMPLEMENTATIONS = (
                    options=(SOFTMAX_OUT,)),
     Implementation("hopper", "attention", _hopper,
                    description="warp-specialised Gluon prefill, Hopper GPUs only",
-                   bitwise_layouts=True, support=HOPPER, options=(OUT, LSE, PROGRAMS),
+                   bitwise_layouts=True, support=HOPPER,
+                   options=(OUT, LSE, PROGRAMS, FUSED_BACKWARD),
                    reset=_reset_flash, unavailable=_hopper_unavailable),
 )
