@@ -111,4 +111,17 @@ HOPPER_MUTANTS: tuple[Mutant, ...] = (
         ("delta = stat_bufs.index(2 * s + 1).load(rows_of)",
          "delta = stat_bufs.index(2 * ((s + 1) % STAGES) + 1).load(rows_of)"),
         "dK and dV read delta from the ring's next stage: another query block's rows"),
+    # The fused backward (reached by cases drawing ``fused_backward=True``).
+    _hb("hopper_bwd.fused_dq_unscaled", ("(sums * scale)", "sums"),
+        "fused, dQ cast from its sums without the softmax scale"),
+    _hb("hopper_bwd.fused_first_share_added",
+        ("    if rank == 0:\n        tma.async_copy_shared_to_global(",
+         "    if rank < 0:\n        tma.async_copy_shared_to_global("),
+        "fused, a query block's first share is added to the sums too, onto whatever the "
+        "new buffer held, instead of stored"),
+    _hb("hopper_bwd.fused_keyless_rows_zeroed_by_key_block",
+        (":-dims.diagonal // BLOCK_M.value * BLOCK_M.value]",
+         ":-dims.diagonal // BLOCK_N.value * BLOCK_N.value]"),
+        "fused, causal, the query rows no key sees zeroed in 128-row key blocks, not 64-row "
+        "query blocks: a last 64 such rows keep what the buffer held"),
 )
