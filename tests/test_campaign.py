@@ -480,6 +480,31 @@ def test_the_summary_says_where_the_workers_time_went(tmp_path):
                                    "shrinking or waiting")
 
 
+@pytest.mark.parametrize("second", ["flash", "/else/where/mine.py:attn@flash_attn#gqa=yes"])
+def test_the_summary_names_a_files_function_as_given_and_its_declaration_once(
+        tmp_path, capsys, second):
+    """A declared support would make every row, and the list of rounds not
+    started, hundreds of characters wide: rows name the function, the
+    declaration is printed once; a name two would share stays whole."""
+    mine = "/some/folder/mine.py:attn@flash_attn#dtypes=float32;gqa=no;max_seq=48"
+    rounds = [(mine, "float32", "oracle"), (mine, "float32", "refuses"),
+              (second, "float32", "oracle")]
+    c = _scheduler(rounds, 1, tmp_path)
+    for key in (rounds[0], rounds[2]):
+        c.by_key[key].started, c.by_key[key].ended = True, 1
+    c.summary()
+    lines = capsys.readouterr().out.splitlines()
+    table = lines[lines.index(next(ln for ln in lines if ln.startswith("implementation"))) + 1:]
+    unique = second == "flash"
+    shown = "mine.py:attn@flash_attn" if unique else mine
+    assert table[0].split()[0] == shown
+    declared = [ln for ln in lines if ln.startswith("support declared")]
+    assert declared == (["support declared for mine.py:attn@flash_attn: "
+                         "dtypes=float32;gqa=no;max_seq=48"] if unique else [])
+    assert next(ln for ln in lines if ln.startswith("not started")).endswith(
+        f"{shown}: float32/refuses")
+
+
 def test_a_round_not_run_yet_costs_the_worst_of_its_property_and_its_implementation(tmp_path):
     rounds = [("flash", "float32", "oracle"), ("matmul", "float32", "stateful"),
               ("flash", "float32", "stateful"), ("naive", "float32", "agree")]

@@ -609,14 +609,18 @@ class Campaign:
         elapsed = time.monotonic() - self.start
         print()
         rows = [r for r in self.rounds if r.started]
-        w = max([16, *(len(r.key[0]) + 2 for r in rows)])
+        label = _labels([r.key[0] for r in self.rounds])
+        for name, shown in label.items():
+            if "#" in name and shown != name:  # the declaration once, not in every row
+                print(f"support declared for {shown}: {name.partition('#')[2]}")
+        w = max([16, *(len(label[r.key[0]]) + 2 for r in rows)])
         pw = max([10, *(len(r.key[2]) + 2 for r in rows)])
         print(f"{'implementation':<{w}}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}"
               f"{'shapes':>8}{'masks':>6}{'layouts':>8}{'values':>7}{'reused':>8}"
               f"{'compiles':>9}  {'property':<{pw}}worst check")
         for r in rows:
             reused = f"{100 * r.reused / r.cases:.0f}%" if r.cases else "-"
-            print(f"{r.key[0]:<{w}}{r.key[1]:<10}{r.cases:>6}{len(r.findings):>6}"
+            print(f"{label[r.key[0]]:<{w}}{r.key[1]:<10}{r.cases:>6}{len(r.findings):>6}"
                   f"{r.worst:>9.3g}{len(r.shapes):>8}{len(r.masks):>6}{len(r.layouts):>8}"
                   f"{len(r.families):>7}"
                   f"{reused:>8}{r.compiles:>9}  {r.key[2]:<{pw}}{r.check}")
@@ -627,7 +631,11 @@ class Campaign:
                 "a pair failed first" if all(r.done for r in unstarted) else
                 "the budget ran out before they could get "
                 f"{self.min_cases} cases each")
-            print(f"not started ({reason}): " + ", ".join("/".join(r.key) for r in unstarted))
+            by_impl: dict[str, list[str]] = {}
+            for r in unstarted:
+                by_impl.setdefault(label[r.key[0]], []).append(f"{r.key[1]}/{r.key[2]}")
+            print(f"not started ({reason}): " + "; ".join(
+                f"{shown}: {', '.join(pairs)}" for shown, pairs in by_impl.items()))
         for e in self.errors:
             print(f"error: {e}")
         skipped = sum(r.out_of_memory for r in self.rounds)
@@ -699,6 +707,18 @@ def finding_signature(key: Round, finding: dict) -> tuple:
     kinds, the checks that failed and the shape class of the (shrunk) case."""
     return (key, tuple(finding["kinds"]), tuple(finding.get("checks") or ()),
             finding.get("shape"))
+
+
+def _labels(names: list[str]) -> dict[str, str]:
+    """Each implementation as the summary shows it: its ``short_name`` (no
+    folder, no declared support, which is printed once above the table),
+    or its whole name where two would show alike."""
+    from ..implementations import short_name
+
+    unique = list(dict.fromkeys(names))
+    short = {n: short_name(n) for n in unique}
+    alike = len(set(short.values())) < len(unique)
+    return {n: n if alike else short[n] for n in unique}
 
 
 def _bar(done: float, width: int = 24) -> str:

@@ -268,8 +268,8 @@ def check(
         # A check's note (what to do about it) heads the message too: a
         # campaign prints only this first line as the finding arrives.
         notes = "".join(f"; {n}" for n in dict.fromkeys(v.note for v in bad if v.note))
-        lines = [f"{prop} failed for {impl_name} ({', '.join(kinds)}) on: {case.describe()}"
-                 f"{notes}"]
+        lines = [f"{prop} failed for {short_name(impl_name)} ({', '.join(kinds)}) on: "
+                 f"{case.describe()}{notes}"]
         impl = get(impl_name)
         lines += ["  " + conventions.describe(v, impl, case) for v in bad]
         path = None
