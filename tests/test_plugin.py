@@ -247,3 +247,26 @@ def test_attnfuzz_seconds_fuzzes_for_its_time_and_an_uncollected_fuzz_test_is_na
     assert 2 <= calls <= 3 / 0.1 + 1, out
     assert "fuzz_attend = fuzz_test(...) is never run" in out, out
     assert "name it test_fuzz_attend" in out, out
+
+
+@pytest.mark.parametrize("second", ["flash", "/else/where/mine.py:attn@flash_attn"])
+def test_the_summary_names_a_files_function_as_given_and_its_declaration_once(second):
+    """As the campaign's summary does (``display_names``): a declared support
+    printed once, not in every row; a name two would share stays whole."""
+    mine = "/some/folder/mine.py:attn@flash_attn#dtypes=float32;max_seq=48"
+    reports = [SimpleNamespace(user_properties=[
+        ("attnfuzz_ratio", (impl, "float32", ratio, 5, "out", "B=1 Sq=1 Sk=1"))])
+        for impl, ratio in ((mine, 0.97), (second, 0.5))]
+    lines: list[str] = []
+    reporter = SimpleNamespace(stats={"passed": reports}, section=lambda title: None,
+                               write_line=lines.append)
+    plugin.pytest_terminal_summary(reporter, 0, SimpleNamespace(attnfuzz_seed=7))
+    unique = second == "flash"
+    shown = "mine.py:attn@flash_attn" if unique else mine
+    declared = [ln for ln in lines if ln.startswith("support declared")]
+    assert declared == ([f"support declared for {shown}: dtypes=float32;max_seq=48"]
+                        if unique else [])
+    rows = [ln for ln in lines if ln.split()[:2] in ([shown, "float32"], [second, "float32"])
+            and not ln.startswith(" ")]
+    assert len(rows) == 2
+    assert f"  {shown} float32 0.97 out: B=1 Sq=1 Sk=1" in lines  # near its bound

@@ -19,7 +19,7 @@ import importlib.util
 import inspect
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import builtin, conventions, flex, sdpa, support
@@ -148,6 +148,22 @@ def short_name(name: str) -> str:
     return name.partition("#")[0].rsplit("/", 1)[-1]
 
 
+def display_names(names: Iterable[str]) -> dict[str, str]:
+    """Each implementation as a summary shows it: its ``short_name`` (no
+    folder, no declared support, which ``declarations`` prints once), or
+    its whole name where two would show alike."""
+    unique = list(dict.fromkeys(names))
+    short = {n: short_name(n) for n in unique}
+    alike = len(set(short.values())) < len(unique)
+    return {n: n if alike else short[n] for n in unique}
+
+
+def declarations(shown: dict[str, str]) -> list[str]:
+    """A line per declared support that ``display_names`` left out of a name."""
+    return [f"support declared for {label}: {name.partition('#')[2]}"
+            for name, label in shown.items() if "#" in name and label != name]
+
+
 def names(op: str | None = None, *, campaign: bool | None = None) -> list[str]:
     """Registered names, optionally of one op, or only those a plain campaign fuzzes."""
     return [
@@ -158,5 +174,5 @@ def names(op: str | None = None, *, campaign: bool | None = None) -> list[str]:
 
 __all__ = [
     "DTYPES", "OPS", "Implementation", "Support", "get", "imported", "names", "of_function",
-    "register", "short_name",
+    "register", "short_name", "display_names", "declarations",
 ]

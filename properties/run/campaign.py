@@ -603,16 +603,16 @@ class Campaign:
 
     def summary(self) -> int:
         from ...reference.verdict import FINDINGS
+        from ..implementations import declarations, display_names
 
         if self.tty:
             sys.stdout.write("\r\033[K")
         elapsed = time.monotonic() - self.start
         print()
         rows = [r for r in self.rounds if r.started]
-        label = _labels([r.key[0] for r in self.rounds])
-        for name, shown in label.items():
-            if "#" in name and shown != name:  # the declaration once, not in every row
-                print(f"support declared for {shown}: {name.partition('#')[2]}")
+        label = display_names(r.key[0] for r in self.rounds)
+        for line in declarations(label):  # once, not in every row
+            print(line)
         w = max([16, *(len(label[r.key[0]]) + 2 for r in rows)])
         pw = max([10, *(len(r.key[2]) + 2 for r in rows)])
         print(f"{'implementation':<{w}}{'dtype':<10}{'cases':>6}{'fail':>6}{'worst':>9}"
@@ -707,18 +707,6 @@ def finding_signature(key: Round, finding: dict) -> tuple:
     kinds, the checks that failed and the shape class of the (shrunk) case."""
     return (key, tuple(finding["kinds"]), tuple(finding.get("checks") or ()),
             finding.get("shape"))
-
-
-def _labels(names: list[str]) -> dict[str, str]:
-    """Each implementation as the summary shows it: its ``short_name`` (no
-    folder, no declared support, which is printed once above the table),
-    or its whole name where two would show alike."""
-    from ..implementations import short_name
-
-    unique = list(dict.fromkeys(names))
-    short = {n: short_name(n) for n in unique}
-    alike = len(set(short.values())) < len(unique)
-    return {n: n if alike else short[n] for n in unique}
 
 
 def _bar(done: float, width: int = 24) -> str:

@@ -211,17 +211,23 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
                     worst[k] = (ratio, check, case)
     if not worst:
         return
+    from ..implementations import declarations, display_names
+
     tr = terminalreporter
-    w = max(16, *(len(impl) + 2 for impl, _ in worst))
+    label = display_names(impl for impl, _ in sorted(worst))
+    w = max(16, *(len(shown) + 2 for shown in label.values()))
     tr.section("attnfuzz: worst error/bound ratio (passes iff <= 1)")
+    for line in declarations(label):
+        tr.write_line(line)
     tr.write_line(f"{'implementation':<{w}}{'dtype':<12}{'cases':>7}  {'worst':>9}  check")
     for (impl, dtype), (ratio, check, _) in sorted(worst.items()):
-        tr.write_line(f"{impl:<{w}}{dtype:<12}{cases[(impl, dtype)]:>7}  {ratio:>9.4g}  {check}")
+        tr.write_line(f"{label[impl]:<{w}}{dtype:<12}{cases[(impl, dtype)]:>7}  "
+                      f"{ratio:>9.4g}  {check}")
     near = [(k, w) for k, w in sorted(worst.items()) if w[0] >= NEAR_BOUND and w[2]]
     if near:
         tr.write_line(f"nearest the bound (ratio >= {NEAR_BOUND}):")
         for (impl, dtype), (ratio, check, case) in near:
-            tr.write_line(f"  {impl} {dtype} {ratio:.4g} {check}: {case}")
+            tr.write_line(f"  {label[impl]} {dtype} {ratio:.4g} {check}: {case}")
     tr.write_line(f"seed {config.attnfuzz_seed}")
 
 
