@@ -94,7 +94,7 @@ def compare(
         err = torch.where(may_overflow & same_inf, torch.zeros_like(err), err)
     exact = ~torch.isfinite(want)
     err = torch.where(exact, torch.where(got64 == want, 0.0, math.inf), err)
-    err = torch.nan_to_num(err, nan=math.inf)
+    err = torch.nan_to_num(err, nan=math.inf, posinf=math.inf)  # not clamped to the largest float
     ratio = torch.where(bound > 0, err / bound, torch.where(err > 0, math.inf, 0.0))
     flat = torch.argmax(ratio)
     # An infinity where the exact value is finite and within 2**16 of the

@@ -7,6 +7,9 @@ with one planted numerical bug must not.
 
 from __future__ import annotations
 
+import math
+
+import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
@@ -169,3 +172,11 @@ def test_matmul_bound_catches_fp16_accumulation(kdim, dtype, seed):
         for j in range(kdim):
             acc = acc + (a[:, j : j + 1].half() * b[j : j + 1, :].half())
         assert not compare("out", acc.to(a.dtype), want, bound, dtype=a.dtype).ok
+
+
+@pytest.mark.parametrize("got", [-math.inf, math.inf, math.nan])
+def test_a_non_finite_answer_where_the_exact_one_is_finite_is_an_infinite_error(got):
+    """Said as infinite, not as the largest float (``nan_to_num``'s default)."""
+    v = compare("lse", torch.tensor([got, 0.25]), torch.tensor([0.21, 0.25], dtype=torch.float64),
+                torch.tensor([4e-6, 4e-6]), dtype=torch.float32)
+    assert v.index == (0,) and v.ratio == math.inf and v.error == math.inf and not v.ok

@@ -155,7 +155,7 @@ def convex_hull(b: Base) -> Verdict | None:
     hi, lo = torch.where(sees, hi, 0.0), torch.where(sees, lo, 0.0)
     o = b.exact_out
     excess = torch.clamp(o - hi, min=0) + torch.clamp(lo - o, min=0)
-    excess = torch.nan_to_num(excess, nan=math.inf)
+    excess = torch.nan_to_num(excess, nan=math.inf, posinf=math.inf)
     return compare("convex hull of visible values", excess, 0 * excess, b.bounds["out"])
 
 

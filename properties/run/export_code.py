@@ -297,7 +297,7 @@ def compare(name: str, got: torch.Tensor, want: torch.Tensor, bound: torch.Tenso
     same_inf = torch.isinf(got) & (got.sign() == want.sign())
     err = torch.where((want.abs() + bound > limit) & same_inf, 0.0, err)
     err = torch.where(torch.isfinite(want), err, torch.where(got == want, 0.0, math.inf))
-    err = err.nan_to_num(nan=math.inf)
+    err = err.nan_to_num(nan=math.inf, posinf=math.inf)
     ratio = torch.where(bound > 0, err / bound, torch.where(err > 0, math.inf, 0.0))
     outside = int((ratio > 1).sum())
     at = tuple(int(i) for i in torch.unravel_index(ratio.argmax(), ratio.shape))
