@@ -98,7 +98,8 @@ LONG = AttentionCase(batch=2, hq=2, hkv=1, sq=3, sk=9, d=4, dv=4, causal=True)
 
 
 @pytest.mark.parametrize("prop", ["oracle", "metamorphic"])
-def test_a_refusal_inside_the_support_is_a_crash_finding(prop):
+def test_a_refusal_inside_the_support_is_a_crash_finding(prop, tmp_path, monkeypatch):
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))  # a finding is dumped
     impl = implementations.get(f"{HERE}:refuses_long")
     with pytest.raises(harness.Finding) as found:
         harness.check(prop, impl.name, LONG)
