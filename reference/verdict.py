@@ -35,6 +35,8 @@ class Verdict:
         where = f"at index {self.index}" if self.index else "(empty)"
         kind = "" if self.kind == "wrong" else f" [{self.kind}]"
         note = f" ({self.note})" if self.note else ""
+        if not self.index and math.isnan(self.got) and math.isnan(self.want):
+            return f"{self.check}{kind}{note}"  # said of the call, of no element
         return (
             f"{self.check}{kind}: error/bound = {self.ratio:.3g} {where}: got {self.got!r}, "
             f"want {self.want!r}, |error| {self.error:.3g}, bound {self.bound:.3g}{note}"

@@ -180,3 +180,15 @@ def test_a_non_finite_answer_where_the_exact_one_is_finite_is_an_infinite_error(
     v = compare("lse", torch.tensor([got, 0.25]), torch.tensor([0.21, 0.25], dtype=torch.float64),
                 torch.tensor([4e-6, 4e-6]), dtype=torch.float32)
     assert v.index == (0,) and v.ratio == math.inf and v.error == math.inf and not v.ok
+
+
+def test_a_verdict_said_of_the_call_names_no_element():
+    from attnfuzz.reference import Verdict
+
+    nan = math.nan
+    call = Verdict("v with one more key than k: answered, not refused", math.inf, nan, nan, (),
+                   nan, nan, "not refused")
+    assert call.describe() == "v with one more key than k: answered, not refused [not refused]"
+    element = compare("out", torch.tensor([1.0]), torch.tensor([0.0], dtype=torch.float64),
+                      torch.tensor([0.5]))
+    assert element.describe().startswith("out: error/bound = 2 at index (0,): got 1.0, want 0.0")
