@@ -120,6 +120,32 @@ def test_a_declared_lse_that_is_not_returned_is_a_failure_that_says_so():
     assert "lse declared (lse=yes)" in failed.check and "(out, lse)" in failed.check
 
 
+@pytest.mark.parametrize(("function", "hq", "fragment"), [
+    ("sdpa_like_without_gqa@sdpa", 1, None),  # enable_gqa is passed only to GQA cases
+    ("sdpa_like_without_gqa@sdpa", 2, "unexpected keyword argument 'enable_gqa' (take "
+                                      "enable_gqa= or declare gqa=no)"),
+    ("flash_like_without_scale@flash_attn", 1, "'softmax_scale' (give it the flash_attn "
+                                                "convention's signature)"),
+    ("flash_like_raising_type_error@flash_attn", 1, "TypeError: unsupported operand"),
+])
+def test_a_call_the_functions_signature_cannot_take_says_what_to_do(
+        function, hq, fragment, tmp_path, monkeypatch):
+    """A TypeError of the function's own is left as it is."""
+    monkeypatch.setenv("ATTNFUZZ_DUMP_DIR", str(tmp_path))
+    from attnfuzz.properties.checks.oracle import against_oracle
+    from attnfuzz.properties.model.cases import AttentionCase
+
+    impl = implementations.get(f"{MODULE}:{function}")
+    case = AttentionCase(hq=hq, hkv=1, sq=3, sk=4, d=8, dv=8, dtype="float32")
+    if fragment is None:
+        assert all(v.ok for v in against_oracle(impl, case))
+        return
+    with pytest.raises(Exception) as raised:
+        harness.check("oracle", impl.name, case)
+    message = str(raised.value)
+    assert fragment in message and ("convention's call" in message) == ("raising" not in function)
+
+
 def test_the_registry_keeps_an_imported_implementation():
     name = f"{MODULE}:mine@attnfuzz"
     assert implementations.get(name) is implementations.get(name)

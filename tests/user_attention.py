@@ -51,6 +51,24 @@ def sdpa_like(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=Non
     return mine(q, k, v, causal=is_causal, scale=scale, alignment="top_left", bug=bug)
 
 
+def sdpa_like_without_gqa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False,
+                          scale=None):
+    """SDPA's signature before ``enable_gqa``: equal head counts only."""
+    if q.shape[1] != k.shape[1]:
+        raise ValueError(f"k: expected {q.shape[1]} heads as q has, got {k.shape[1]}")
+    return sdpa_like(q, k, v, is_causal=is_causal, scale=scale)
+
+
+def flash_like_without_scale(q, k, v, causal=False):
+    """A flash_attn function that takes no ``softmax_scale``."""
+    return flash_like(q, k, v, causal=causal)
+
+
+def flash_like_raising_type_error(q, k, v, **kw):
+    """Takes the call, then raises a TypeError of its own."""
+    raise TypeError("unsupported operand type(s) for +: 'Tensor' and 'str'")
+
+
 def sdpa_like_buggy(q, k, v, **kw):
     return sdpa_like(q, k, v, bug=True, **kw)
 

@@ -51,6 +51,8 @@ their own output.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -78,6 +80,37 @@ def _results(got: object, what: str) -> dict[str, torch.Tensor]:
                             "(out, lse, ...)", what, "out", "type")
 
 
+# Keywords a convention passes only where the support declares something.
+_DECLARED_BY = {"enable_gqa": "gqa", "window": "windows", "window_size": "windows"}
+
+
+def called_as(fn: Callable, convention: str, what: str) -> Callable:
+    """``fn``, with a call that its signature cannot take (a keyword it lacks,
+    an argument too many) said as that, with what to do, instead of as the
+    bare ``TypeError`` of a crash."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin: nothing to read
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as exc:
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError as unbound:
+                wanted = [f"take {k}= or declare {f}=no" for k, f in _DECLARED_BY.items()
+                          if k in kwargs and k not in signature.parameters]
+                todo = "; ".join(wanted) or f"give it the {convention} convention's signature"
+                raise TypeError(f"{what} cannot take the {convention} convention's call: "
+                                f"{unbound} ({todo})") from exc
+            raise
+
+    return call
+
+
 def _attnfuzz(fn: Callable, what: str) -> Adapter:
     def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         extra = {} if window is None else {"window": window}  # only a declared window
@@ -91,8 +124,10 @@ def _sdpa(fn: Callable, what: str) -> Adapter:
     def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         if window is not None:
             raise ValueError("the sdpa convention has no sliding window: declare windows=no")
-        gqa = q.shape[1] != k.shape[1]
-        return _results(fn(q, k, v, is_causal=causal, scale=scale, enable_gqa=gqa), what)
+        # As SDPA's callers pass it: only where the head counts differ, so a
+        # function that declares no GQA need not take it.
+        gqa = {"enable_gqa": True} if q.shape[1] != k.shape[1] else {}
+        return _results(fn(q, k, v, is_causal=causal, scale=scale, **gqa), what)
 
     return run
 

@@ -131,9 +131,9 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     "sdpa": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     """The call under test, by scaled_dot_product_attention's convention: (B, H, S, D)
-    tensors, is_causal top-left aligned, GQA by enable_gqa."""
-    gqa = q.shape[1] != k.shape[1]
-    return results(function()(q, k, v, is_causal=CAUSAL, scale=SCALE, enable_gqa=gqa))
+    tensors, is_causal top-left aligned, enable_gqa=True only where the head counts differ."""
+    gqa = {"enable_gqa": True} if q.shape[1] != k.shape[1] else {}
+    return results(function()(q, k, v, is_causal=CAUSAL, scale=SCALE, **gqa))
 ''',
     "flash_attn": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
