@@ -390,6 +390,27 @@ def test_keep_going_counts_each_bug_once_and_dumps_one_case_per_bug(
     assert "found again, not dumped twice" in out, out
 
 
+def _crashes(q, k, v, out, **kw):
+    raise RuntimeError("CUDA error: no kernel image is available for execution on the device")
+
+
+def test_going_on_past_a_crash_on_every_call_leaves_the_other_rounds_empty_not_in_error(
+        capsys, tmp_path, monkeypatch):
+    """Each case of the metamorphic round raises the crash already reported:
+    it skips them all, which is no error of the harness."""
+    monkeypatch.setitem(implementations._REGISTRY, "crashes_for_tests",
+                        Implementation("crashes_for_tests", "attention", _crashes))
+    code, out, err, _ = campaign(
+        capsys, "--impl", "crashes_for_tests", "--dtype", "float32", "--property",
+        "oracle,metamorphic", "--jobs", "1", "--database", "none", "--examples", "10",
+        "--keep-going", "--dump-dir", str(tmp_path))
+    assert code == 1 and "1 crash" in out, out + err
+    rows = {ln.split()[11]: ln.split() for ln in out.splitlines()
+            if ln.startswith("crashes_for_tests")}
+    assert rows["metamorphic"][2:4] == ["0", "0"], out  # no case, no finding
+    assert not [ln for ln in (out + err).splitlines() if ln.startswith("error:")], out + err
+
+
 def test_keep_going_tells_findings_apart_by_kind_and_leaves_built_in_errors_be():
     from attnfuzz.properties.run import harness, worker
 

@@ -208,6 +208,7 @@ class Worker:
         'ran' (Hypothesis ran all its examples), or 'failed'."""
         from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
         from hypothesis import seed as hseed
+        from hypothesis.errors import Unsatisfiable
 
         from .. import checks, hypothesis_internals, implementations
         from . import harness, reuse
@@ -223,6 +224,7 @@ class Worker:
             cases = reuse.near(pool, limit)
         failing: list = []
         calls = [0]  # cases this Hypothesis run has checked
+        skipped = [0]  # cases that raised a refusal reported already
 
         @hseed(checks.target_seed(v.seed, prop, impl_name, dtype) + 7919 * run)
         @settings(
@@ -245,6 +247,7 @@ class Worker:
             try:
                 self._check(v, case, mode, counted=not failing)
             except _Refused:
+                skipped[0] += 1
                 reject()  # invalid for Hypothesis: neither counted nor shrunk towards
             except AssertionError as exc:
                 if not failing:  # a drawn case, checked: it counts, as the campaign counts it
@@ -275,6 +278,13 @@ class Worker:
                 fuzz()
         except _Over as over:
             return str(over.args[0])
+        except Unsatisfiable:
+            if not skipped[0]:
+                raise
+            # Every case it drew raised what the campaign has reported already
+            # (an implementation that crashes on every call): nothing is left
+            # to check, and that is no error of the harness.
+            return "ran"
         except Exception as exc:
             found = harness.failures_of(exc)
             if found is None:
