@@ -144,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser(
         "run",
-        help="fuzz the built-in implementations against the oracle",
+        help="fuzz implementations against the oracle: the built-in ones, or your own "
+        "function (--impl FILE.py:FUNCTION)",
         description="Run a fuzz campaign: for each implementation x dtype, draw cases, check "
         "them against the float64 oracle within derived error bounds, dump every failing case "
         "(shrunk) and print a summary. Exits 1 if any case failed.",
