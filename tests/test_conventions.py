@@ -103,6 +103,22 @@ def test_a_bad_import_path_is_one_line(capsys, tmp_path, spec, fragment):
     assert len(lines) == 1 and fragment in lines[0], err
 
 
+@pytest.mark.parametrize(("source", "fragment"), [
+    ("def attn(q, k, v:\n    pass\n", "SyntaxError at {file}:1: '(' was never closed"),
+    ("import math\nraise RuntimeError('no GPU here')\n", "RuntimeError at {file}:2: no GPU here"),
+])
+def test_a_file_that_fails_as_it_is_imported_is_one_line_that_says_where(
+        capsys, tmp_path, source, fragment):
+    file = tmp_path / "broken_attention.py"
+    file.write_text(source)
+    code = cli.main(["run", "--impl", f"{file}:attn", "--examples", "1",
+                     "--dump-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and fragment.format(file=file) in lines[0], err
+    assert "broken_attention" not in sys.modules  # a fixed file imports anew
+
+
 def test_a_file_path_imports_too(tmp_path):
     impl = implementations.get(f"{ROOT / 'tests' / 'user_attention.py'}:mine")
     assert impl.op == "attention" and not impl.writes_out

@@ -19,6 +19,7 @@ import importlib.util
 import inspect
 import os
 import sys
+import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -140,6 +141,16 @@ def _import(module_name: str, name: str) -> object:
         return importlib.import_module(module_name)
     except ImportError as exc:
         raise ValueError(f"implementation {name!r}: cannot import {module_name}: {exc}") from None
+    except Exception as exc:  # the module's own code failed: where, in one line
+        if isinstance(exc, SyntaxError):
+            where, what = f"{exc.filename}:{exc.lineno}", exc.msg
+        else:
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where, what = f"{frame.filename}:{frame.lineno}", str(exc).strip().split("\n")[0]
+        sys.modules.pop(Path(module_name).stem if module_name.endswith(".py") else module_name,
+                        None)
+        raise ValueError(f"implementation {name!r}: cannot import {module_name}: "
+                         f"{type(exc).__name__} at {where}: {what}") from None
 
 
 def short_name(name: str) -> str:
