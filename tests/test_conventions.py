@@ -143,6 +143,9 @@ def test_a_declared_lse_that_is_not_returned_is_a_failure_that_says_so():
     ("flash_like_without_scale@flash_attn", 1, "'softmax_scale' (give it the flash_attn "
                                                 "convention's signature)"),
     ("flash_like_raising_type_error@flash_attn", 1, "TypeError: unsupported operand"),
+    ("flash_like@attnfuzz", 1, "'scale' (its parameters are the flash_attn convention's: call "
+                               "it as flash_attn)"),
+    ("sdpa_like@flash_attn", 1, "'softmax_scale' (its parameters are the sdpa convention's"),
 ])
 def test_a_call_the_functions_signature_cannot_take_says_what_to_do(
         function, hq, fragment, tmp_path, monkeypatch):

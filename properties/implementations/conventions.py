@@ -82,6 +82,11 @@ def _results(got: object, what: str) -> dict[str, torch.Tensor]:
 
 # Keywords a convention passes only where the support declares something.
 _DECLARED_BY = {"enable_gqa": "gqa", "window": "windows", "window_size": "windows"}
+# Parameter names that mark a signature as a convention's, for a hint only
+# (the calls themselves are the adapters below).
+_MARKS = {"sdpa": ("is_causal",), "flash_attn": ("softmax_scale",),
+          "varlen": ("cu_seqlens_q", "cu_seqlens_k"), "paged": ("block_table", "cache_seqlens"),
+          "paged_varlen": ("block_table", "cu_seqlens_q", "seq_lens")}
 
 
 def called_as(fn: Callable, convention: str, what: str) -> Callable:
@@ -103,7 +108,11 @@ def called_as(fn: Callable, convention: str, what: str) -> Callable:
             except TypeError as unbound:
                 wanted = [f"take {k}= or declare {f}=no" for k, f in _DECLARED_BY.items()
                           if k in kwargs and k not in signature.parameters]
-                todo = "; ".join(wanted) or f"give it the {convention} convention's signature"
+                looks = [c for c, marks in _MARKS.items()
+                         if c != convention and all(m in signature.parameters for m in marks)]
+                todo = "; ".join(wanted) or (
+                    f"its parameters are the {looks[0]} convention's: call it as {looks[0]}"
+                    if looks else f"give it the {convention} convention's signature")
                 raise TypeError(f"{what} cannot take the {convention} convention's call: "
                                 f"{unbound} ({todo})") from exc
             raise
