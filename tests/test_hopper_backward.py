@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from attnfuzz.kernels import flash, flash_attention, flash_hopper, flash_prefill
 from attnfuzz.kernels.hopper_prefill import unavailable
+from attnfuzz.properties import backend
 from tests.support import assert_gradients_within_bounds
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -243,14 +244,16 @@ def test_the_hopper_backward_fuses_where_asked_or_from_its_least_keys(
     for name in ("_DQ", "_DKDV", "_FUSED", "_SCALED"):
         monkeypatch.setattr(hb, name, Recorder(name))
     monkeypatch.setattr(hb, "num_sms", lambda index: 132)
-    q, k = (torch.zeros(1, 1, s, 128, dtype=torch.float16) for s in (sq, sk))
+    # On the backend's device: a GPU run makes the tensors' device current.
+    q, k = (torch.zeros(1, 1, s, 128, dtype=torch.float16, device=backend.device())
+            for s in (sq, sk))
     dims = AttentionDims(1, 1, 1, sq, sk, 128, 128, 0.1, sk - sq)
-    fb.launch_backward(q, q, k, k, q, torch.zeros(1, 1, sq), dims, causal=False,
+    fb.launch_backward(q, q, k, k, q, torch.zeros(1, 1, sq, device=q.device), dims, causal=False,
                        precision="ieee", hopper=True, fused=fused)
     assert launched == (["_DQ", "_FUSED", "_SCALED"] if want else ["_DQ", "_DKDV"])
 
 
 def test_flash_hopper_refuses_a_fused_backward_that_is_not_a_bool() -> None:
-    q = torch.zeros(1, 1, 4, 128, dtype=torch.float16)
+    q = torch.zeros(1, 1, 4, 128, dtype=torch.float16, device=backend.device())
     with pytest.raises(TypeError, match="fused_backward"):
         flash_hopper(q, q, q, fused_backward="yes")
