@@ -136,11 +136,19 @@ def _regime_lengths(
     draw: st.DrawFn, regimes: tuple[str, ...], max_seq: int
 ) -> dict[str, tuple[int, int]]:
     # (Sq, Sk) of every regime of ``regimes``, drawn whichever is used.
-    # Lifted, lengths apart are both past one block and two or more apart;
-    # unlifted, one or more apart from one key on (Sq = 2, Sk = 1 is the least).
-    floor, gap = (64, 2) if draw(_lifted()) else (1, 1)
-    long = draw(st.integers(floor + gap, max_seq))
-    short = min(draw(st.integers(floor, max_seq - gap)), long - gap)
+    # Lifted, lengths apart are both past one block and two or more apart, or
+    # (half of them, where lengths reach) a whole block or more apart: then a
+    # query block's every row sees no key (Sq > Sk), or every row sees a whole
+    # key block (Sk > Sq), which no draw within a block of each other makes.
+    # Unlifted, one or more apart from one key on (Sq = 2, Sk = 1 is the least).
+    lifted = draw(_lifted())
+    if lifted and max_seq > 64 and draw(st.booleans()):
+        long = draw(st.integers(65, max_seq))
+        short = draw(st.integers(1, long - 64))
+    else:
+        floor, gap = (64, 2) if lifted else (1, 1)
+        long = draw(st.integers(floor + gap, max_seq))
+        short = min(draw(st.integers(floor, max_seq - gap)), long - gap)
     lengths = {"any": (0, 0), "keys_past_queries": (short, long),
                "queries_past_keys": (long, short)}
     if "diagonal_at_edge" in regimes:
