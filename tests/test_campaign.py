@@ -411,6 +411,16 @@ def test_going_on_past_a_crash_on_every_call_leaves_the_other_rounds_empty_not_i
     assert not [ln for ln in (out + err).splitlines() if ln.startswith("error:")], out + err
 
 
+def test_a_sequence_round_counts_what_its_calls_covered(capsys, tmp_path, fakes):
+    code, out, err, _ = campaign(
+        capsys, "--impl", "right_for_tests", "--dtype", "float32", "--property", "stateful",
+        "--jobs", "1", "--database", "none", "--examples", "12", "--dump-dir", str(tmp_path))
+    assert code == 0, out + err
+    row = next(ln for ln in out.splitlines() if ln.startswith("right_for_tests")).split()
+    cases, shapes, layouts, values = int(row[2]), int(row[5]), int(row[7]), int(row[8])
+    assert 1 < shapes <= cases and layouts >= 1 and values >= 1, out
+
+
 def test_keep_going_tells_findings_apart_by_kind_and_leaves_built_in_errors_be():
     from attnfuzz.properties.run import harness, worker
 

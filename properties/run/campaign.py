@@ -371,8 +371,12 @@ class Campaign:
             r.worst, r.check, r.worst_case = (outcome["ratio"], outcome["check"],
                                               outcome["description"])
         sig = outcome["signature"]
-        if outcome.get("mode") == "sequence":
+        if outcome.get("mode") == "sequence":  # its calls' coverage, gathered by the worker
             r.cases += outcome["calls"]
+            r.shapes.update(outcome.get("shapes", ()))
+            r.masks.update(label for label in outcome["labels"] if label.startswith("mask: "))
+            r.layouts.update(outcome["layouts"])
+            r.families.update(outcome.get("families", ()))
             return
         if not outcome.get("counted", True) or sig in r.signatures:
             return

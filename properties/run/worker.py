@@ -374,6 +374,9 @@ class Worker:
         impl, dtype, prop = v.round
         examples = v.max_cases or RUN_EXAMPLES * checks.STATEFUL_STEPS
         calls, failed = [0], []
+        # What the calls covered, for the summary's columns as a round of cases fills them.
+        seen: dict[str, set] = {"shapes": set(), "labels": set(), "layouts": set(),
+                                "families": set()}
 
         def step(event: str, case) -> None:  # each call of a sequence is timed as a case is
             if event == "failure":
@@ -382,6 +385,11 @@ class Worker:
             if v.max_cases is None and not failed and _over(v, calls[0]):
                 raise _Over("over")  # a timed visit ends between calls
             calls[0] += 1
+            seen["shapes"].add(shape_class(case))
+            seen["labels"].update(case.labels())
+            seen["layouts"].update(lay.name for lay in case.layouts().values())
+            if case.values.family:
+                seen["families"].add(case.values.family)
             self.send("start", {"case": to_json(case), "mode": "sequence"})
 
         self.send("start", {"case": None, "mode": "sequence"})
@@ -400,7 +408,9 @@ class Worker:
         finally:
             stateful.STEP_HOOKS.remove(step)
             self.send("case", {"signature": None, "shape": None, "mode": "sequence",
-                               "labels": [], "layouts": [], "family": None, "calls": calls[0],
+                               "labels": sorted(seen["labels"]), "layouts": sorted(seen["layouts"]),
+                               "family": None, "shapes": sorted(seen["shapes"]),
+                               "families": sorted(seen["families"]), "calls": calls[0],
                                "seconds": time.monotonic() - t0, "compiles": 0, "ratio": 0.0,
                                "check": "", "passed": True, "description": ""})
         self.send("visit_end", {"generated": calls[0], "exhausted": False})
