@@ -601,8 +601,13 @@ def test_what_cannot_be_exported_is_one_line_and_exit_2(capsys, tmp_path):
         replace(GRAD_CASE, options=(("grad_of", "v"),)), [], root=tmp_path / "v")
     not_a_dump = tmp_path / "empty"
     not_a_dump.mkdir()
+    sequence = tmp_path / "stateful-dump"  # what sequence_dump writes: no case.json
+    sequence.mkdir()
+    (sequence / "sequence.json").write_text('{"property": "stateful"}')
     rows = [
         (not_a_dump, "repro.py", "no case.json"),
+        (sequence, "repro.py", "a call sequence's dump: --export writes scripts for oracle and "
+         "gradients dumps only"),
         (tmp_path / "nonexistent", "repro.py", "not found"),
         (metamorphic, "repro.py", "a metamorphic dump: --export writes scripts for oracle "
          "and gradients dumps only"),

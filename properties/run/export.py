@@ -131,6 +131,12 @@ def export(path: str | Path, out_file: str | Path, *, force: bool = False) -> Pa
 
 def script(path: str | Path, *, name: str = "repro.py") -> str:
     """The reproducer's text for the dump at ``path`` (``export`` without the file)."""
+    folder = Path(path) if Path(path).is_dir() else Path(path).parent
+    if (folder / "sequence.json").is_file() and not (folder / "case.json").is_file():
+        raise ExportError(
+            f"{path}: a call sequence's dump: --export writes scripts for oracle and gradients "
+            "dumps only (a sequence's calls share state that only attnfuzz redoes; use "
+            "attnfuzz replay)")
     where, record, case, saved = load_dump(path)
     prop, impl = record["property"], record["implementation"]
     if prop not in EXPORTED:
