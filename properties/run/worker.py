@@ -81,6 +81,14 @@ def shape_class(case) -> str:
     return repr(replace(case, values=replace(case.values, seed=0)))
 
 
+def coverage(case) -> dict:
+    """What a case covers, as the summary's columns count it: its shape class,
+    labels (the mask kinds among them), layouts and value family."""
+    return {"shape": shape_class(case), "labels": case.labels(),
+            "layouts": sorted({lay.name for lay in case.layouts().values()}),
+            "family": case.values.family}
+
+
 def finding_class(case) -> str | None:
     """A failing case's shape, mask and layouts without its values: two
     findings of one class (and kind and check) are taken for one bug."""
@@ -318,10 +326,8 @@ class Worker:
         before = self.compiled.count
         recorder = harness.Recorder(impl_name, dtype)
         t0 = time.monotonic()
-        outcome = {"signature": signature(case), "shape": shape_class(case), "mode": mode,
-                   "labels": case.labels(), "description": case.describe(),
-                   "layouts": sorted({lay.name for lay in case.layouts().values()}),
-                   "family": case.values.family, "counted": counted}
+        outcome = {"signature": signature(case), **coverage(case), "mode": mode,
+                   "description": case.describe(), "counted": counted}
         refused = False
         try:
             harness.check(prop, impl_name, case, recorder=recorder, campaign=campaign)
@@ -385,11 +391,12 @@ class Worker:
             if v.max_cases is None and not failed and _over(v, calls[0]):
                 raise _Over("over")  # a timed visit ends between calls
             calls[0] += 1
-            seen["shapes"].add(shape_class(case))
-            seen["labels"].update(case.labels())
-            seen["layouts"].update(lay.name for lay in case.layouts().values())
-            if case.values.family:
-                seen["families"].add(case.values.family)
+            covered = coverage(case)
+            seen["shapes"].add(covered["shape"])
+            seen["labels"].update(covered["labels"])
+            seen["layouts"].update(covered["layouts"])
+            if covered["family"]:
+                seen["families"].add(covered["family"])
             self.send("start", {"case": to_json(case), "mode": "sequence"})
 
         self.send("start", {"case": None, "mode": "sequence"})
