@@ -106,6 +106,7 @@ def test_a_bad_import_path_is_one_line(capsys, tmp_path, spec, fragment):
 @pytest.mark.parametrize(("source", "fragment"), [
     ("def attn(q, k, v:\n    pass\n", "SyntaxError at {file}:1: '(' was never closed"),
     ("import math\nraise RuntimeError('no GPU here')\n", "RuntimeError at {file}:2: no GPU here"),
+    ("import no_such_module_of_theirs\n", "No module named 'no_such_module_of_theirs'"),
 ])
 def test_a_file_that_fails_as_it_is_imported_is_one_line_that_says_where(
         capsys, tmp_path, source, fragment):

@@ -134,7 +134,11 @@ def _import(module_name: str, name: str) -> object:
             sys.modules[path.stem] = module
             if str(path.parent) not in sys.path:  # its own sibling imports
                 sys.path.insert(0, str(path.parent))
-            spec.loader.exec_module(module)
+            try:
+                spec.loader.exec_module(module)
+            except BaseException:  # half imported: a fixed file imports anew
+                sys.modules.pop(path.stem, None)
+                raise
             return module
         if os.getcwd() not in sys.path:
             sys.path.insert(0, os.getcwd())
@@ -147,8 +151,6 @@ def _import(module_name: str, name: str) -> object:
         else:
             frame = traceback.extract_tb(exc.__traceback__)[-1]
             where, what = f"{frame.filename}:{frame.lineno}", str(exc).strip().split("\n")[0]
-        sys.modules.pop(Path(module_name).stem if module_name.endswith(".py") else module_name,
-                        None)
         raise ValueError(f"implementation {name!r}: cannot import {module_name}: "
                          f"{type(exc).__name__} at {where}: {what}") from None
 
