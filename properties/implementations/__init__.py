@@ -78,7 +78,7 @@ def imported(name: str) -> Implementation:
 
 
 def _adapted(name: str, fn: Callable, convention, declared: Support, description: str):
-    fn = conventions.called_as(fn, convention.name, short_name(name))
+    fn = conventions.called_as(fn, convention.name)
     return Implementation(
         name, "attention",
         # A paged function's cache is made in the page sizes it declares.

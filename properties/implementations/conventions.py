@@ -89,10 +89,10 @@ _MARKS = {"sdpa": ("is_causal",), "flash_attn": ("softmax_scale",),
           "paged_varlen": ("block_table", "cu_seqlens_q", "seq_lens")}
 
 
-def called_as(fn: Callable, convention: str, what: str) -> Callable:
+def called_as(fn: Callable, convention: str) -> Callable:
     """``fn``, with a call that its signature cannot take (a keyword it lacks,
     an argument too many) said as that, with what to do, instead of as the
-    bare ``TypeError`` of a crash."""
+    bare ``TypeError`` of a crash (whose report names the implementation)."""
     try:
         signature = inspect.signature(fn)
     except (TypeError, ValueError):  # a builtin: nothing to read
@@ -113,7 +113,7 @@ def called_as(fn: Callable, convention: str, what: str) -> Callable:
                 todo = "; ".join(wanted) or (
                     f"its parameters are the {looks[0]} convention's: call it as {looks[0]}"
                     if looks else f"give it the {convention} convention's signature")
-                raise TypeError(f"{what} cannot take the {convention} convention's call: "
+                raise TypeError(f"cannot take the {convention} convention's call: "
                                 f"{unbound} ({todo})") from exc
             raise
 

@@ -219,7 +219,8 @@ def check(
         # Every CUDA call in this process now fails; say so rather than blame
         # whatever example Hypothesis tries next (its shrinking is moot here).
         raise Finding(
-            f"{prop}: {impl_name} did not run: this process lost its CUDA context earlier, "
+            f"{prop}: {short_name(impl_name)} did not run: this process lost its CUDA context "
+            "earlier, "
             f"{_LOST_CONTEXT[0]}\n  dump of that case: {_LOST_CONTEXT[1]}",
             ["memory"],
         )
@@ -341,12 +342,13 @@ def _fault_failure(
         recorder.update(verdict, case)
     kind, line = classify(exc, impl_name)
     if kind == "contract":
-        lines = [f"{prop}: {impl_name} broke its contract ({verdict.check}) on: "
+        lines = [f"{prop}: {short_name(impl_name)} broke its contract ({verdict.check}) on: "
                  f"{case.describe()}", f"  {exc}"]
     else:
         error = exc.error if isinstance(exc, ImplementationCrash) else exc
         who = exc.implementation if isinstance(exc, ImplementationCrash) else impl_name
-        lines = [f"{prop}: {who} crashed ({type(error).__name__}) on: {case.describe()}",
+        lines = [f"{prop}: {short_name(who)} crashed ({type(error).__name__}) on: "
+                 f"{case.describe()}",
                  f"  {_first_line(error)}"]
     context = hypothesis_internals.build_context()
     path = None
