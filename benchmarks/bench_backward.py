@@ -15,6 +15,14 @@ the forward's FLOPs are ``4 * B * Hq * S * S * D``, halved for causal; the
 backward is counted as 2.5 times the forward's (five matmuls to two), so
 forward + backward is 3.5 times.
 
+Each point also records the host's time to issue one forward + backward
+(``host_us``, the median of steps issued while a sleep kernel holds the
+GPU, so that nothing the host waits on is the GPU's; ``host_mean_us``) and,
+for ours, the launches that went through ``JITFunction.run`` while it was
+timed (``slow_launches``: 0 where every launch replayed, ``LaunchCache``),
+at S <= 2k: a short step whose host time exceeds its GPU time is timed as
+the host's.
+
 Shapes are Qwen3-like: B = 4, Hq = 16, Hkv = 8, D = 128.
 
 Usage (repository root, on a GPU machine; the script sets nothing about
@@ -90,6 +98,42 @@ def runners(torch, q, k, v, causal: bool) -> dict[str, tuple[str, Callable]]:
     return out
 
 
+SLEEP_CYCLES_PER_MS = 2_000_000  # torch.cuda._sleep counts clock cycles; H100/H200 boost near 2 GHz
+HOST_STEPS = 50
+HOST_MAX_S = 2048  # longer steps take the GPU far longer than the host: not timed
+
+
+def host_us(torch, fn: Callable) -> tuple[float, float, float]:
+    """(median and mean microseconds the host takes to issue one call of
+    ``fn``, milliseconds the GPU was still busy after the last): issued
+    behind a sleep kernel long enough for all of them, so that the GPU never
+    waits for the host.  The mean also holds the host's rare stalls
+    (garbage collection, a thread's wake-up), which the median leaves out."""
+    import statistics
+    import time
+
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    torch.cuda._sleep(100 * SLEEP_CYCLES_PER_MS)
+    stamps = [time.perf_counter()]
+    for _ in range(HOST_STEPS):
+        fn()
+        stamps.append(time.perf_counter())
+    torch.cuda.synchronize()
+    left = (time.perf_counter() - stamps[-1]) * 1e3
+    each = [(b - a) * 1e6 for a, b in zip(stamps, stamps[1:], strict=False)]
+    return statistics.median(each), statistics.fmean(each), left
+
+
+def slow_launches() -> int:
+    """Launches so far that went through ``JITFunction.run`` (compiles and
+    first launches of a key), over every launch cache."""
+    from attnfuzz.kernels import _launch
+
+    return sum(cache.direct_launches for cache in list(_launch._EVERY))
+
+
 def point(torch, triton, gen, dtype, causal: bool, s: int, rep: int) -> list[dict]:
     """One row per implementation at one (dtype, mask, length)."""
     def rand(h):
@@ -115,14 +159,20 @@ def point(torch, triton, gen, dtype, causal: bool, s: int, rep: int) -> list[dic
                                    ("fwd_bwd", both, (1 + BACKWARD_FLOPS) * work)):
                 fn()
                 torch.cuda.synchronize()
+                before = slow_launches()
                 ms = triton.testing.do_bench(fn, warmup=25, rep=rep, return_mode="median")
+                if name == "triton-flash":
+                    row[f"{key}_slow_launches"] = slow_launches() - before
                 row[f"{key}_ms"] = ms
                 row[f"{key}_tflops"] = flops / (ms * 1e-3) / 1e12
+            if s <= HOST_MAX_S:
+                row["host_us"], row["host_mean_us"], row["host_gpu_left_ms"] = host_us(torch, both)
         except Exception as e:  # a failed backend is a result, not a crash
             row["note"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
             torch.cuda.empty_cache()
         rows.append(row)
-        shown = {key: round(x, 1) for key, x in row.items() if key.endswith("tflops")}
+        shown = {key: round(x, 1) for key, x in row.items()
+                 if key.endswith(("tflops", "host_us", "slow_launches"))}
         print(row["dtype"], "causal" if causal else "full", s, name, mode, shown,
               row.get("note", ""), flush=True)
     return rows
@@ -161,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                                 "triton": triton.__version__, "rows": rows}, indent=2))
     print(f"\nwrote {path}\n")
     print(f"{'dtype':<9}{'mask':<7}{'S':>6}  {'bwd TFLOP/s':>12} {'vs flash':>9} {'vs cudnn':>9}"
-          f"  {'fwd+bwd':>8} {'vs flash':>9} {'vs cudnn':>9}")
+          f"  {'fwd+bwd':>8} {'vs flash':>9} {'vs cudnn':>9}  {'host us':>8} {'cudnn':>6}")
     for r in rows:
         if r["impl"] != "triton-flash":
             continue
@@ -169,8 +219,12 @@ def main(argv: list[str] | None = None) -> int:
                                     "fwd_bwd_tflops", "fwd_bwd_vs_sdpa-flash",
                                     "fwd_bwd_vs_sdpa-cudnn")]
         text = ["-" if c is None else f"{c:.2f}" for c in cells]
+        cudnn = next((o for o in rows if o["impl"] == "sdpa-cudnn" and all(
+            o[c] == r[c] for c in ("dtype", "causal", "s"))), {})
+        hosts = ["-" if x is None else f"{x:.0f}" for x in (r.get("host_us"), cudnn.get("host_us"))]
         print(f"{r['dtype']:<9}{'causal' if r['causal'] else 'full':<7}{r['s']:>6}  "
-              f"{text[0]:>12} {text[1]:>9} {text[2]:>9}  {text[3]:>8} {text[4]:>9} {text[5]:>9}")
+              f"{text[0]:>12} {text[1]:>9} {text[2]:>9}  {text[3]:>8} {text[4]:>9} {text[5]:>9}"
+              f"  {hosts[0]:>8} {hosts[1]:>6}")
     return 0
 
 
