@@ -139,7 +139,8 @@ def test_a_declared_lse_that_is_not_returned_is_a_failure_that_says_so():
 
 @pytest.mark.parametrize(("function", "hq", "fragment"), [
     ("sdpa_like_without_gqa@sdpa", 1, None),  # enable_gqa is passed only to GQA cases
-    ("sdpa_like_without_gqa@sdpa", 2, "unexpected keyword argument 'enable_gqa' (take "
+    ("sdpa_like_without_gqa@sdpa", 2, "k: expected 2 heads as q has, got 1 (it takes no "
+                                      "enable_gqa, and was given Hq = 2, Hkv = 1: take "
                                       "enable_gqa= or declare gqa=no)"),
     ("flash_like_without_scale@flash_attn", 1, "'softmax_scale' (give it the flash_attn "
                                                 "convention's signature)"),
@@ -163,7 +164,25 @@ def test_a_call_the_functions_signature_cannot_take_says_what_to_do(
     with pytest.raises(Exception) as raised:
         harness.check("oracle", impl.name, case)
     message = str(raised.value)
-    assert fragment in message and ("convention's call" in message) == ("raising" not in function)
+    # Its own refusal of other head counts is its own, with what to do added.
+    own = "raising" in function or "without_gqa" in function
+    assert fragment in message and ("convention's call" in message) == (not own)
+
+
+def test_a_function_with_sdpas_older_signature_must_refuse_other_head_counts_itself():
+    """Given Hq != Hkv plainly, as SDPA's callers before enable_gqa gave them: a
+    function declared gqa=no that answers them wrong is found, not excused by
+    Python refusing a keyword it lacks."""
+    from attnfuzz.properties.checks.refusal import refused_or_right
+    from attnfuzz.properties.model.cases import AttentionCase
+
+    case = AttentionCase(hq=4, hkv=2, sq=3, sk=5, d=8, dv=8, dtype="float32")
+    refusing = implementations.get(f"{MODULE}:sdpa_like_without_gqa@sdpa#gqa=no")
+    ([verdict],) = [refused_or_right(refusing, case)]
+    assert verdict.ok and verdict.check == "refused gqa (ValueError)"
+    tiling = implementations.get(f"{MODULE}:sdpa_like_tiling_heads@sdpa#gqa=no")
+    found = [v for v in refused_or_right(tiling, case) if not v.ok]
+    assert found and all(v.kind == "not refused" for v in found)
 
 
 def test_the_registry_keeps_an_imported_implementation():

@@ -639,3 +639,17 @@ def test_a_paged_script_keeps_a_page_size_outside_the_declared_ones(tmp_path):
     assert module.PAGE == 3
     k, v = (module.inputs()[r] for r in "kv")
     assert module.paged_cache(k, v, 3, module.PAGE_SEED)[0].shape[1] == 3
+
+
+def test_a_function_with_sdpas_older_signature_is_called_in_its_script_as_the_campaign_called_it(
+        tmp_path):
+    """Other head counts given plainly, without the enable_gqa it lacks: the
+    script shows the same wrong answer, not a TypeError of its own making."""
+    dump = _dump(tmp_path / "dumps", f"{MODULE}:sdpa_like_tiling_heads@sdpa",
+                 replace(CASES["sdpa"], hq=4, hkv=2))
+    assert harness.load_dump(dump)[1]["diagnosis"], "tiled heads answer GQA wrong"
+    script = tmp_path / "repro.py"
+    _export(dump, script)
+    run = _run(script, tmp_path, pythonpath=ROOT)
+    assert run.returncode == 1 and "FAIL out" in run.stdout, run.stdout + run.stderr
+    assert "TypeError" not in run.stderr, run.stderr

@@ -59,6 +59,17 @@ def sdpa_like_without_gqa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=Fals
     return sdpa_like(q, k, v, is_causal=is_causal, scale=scale)
 
 
+def sdpa_like_tiling_heads(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False,
+                           scale=None):
+    """SDPA's signature before ``enable_gqa``, answering other head counts by
+    tiling the KV heads (query head h reads KV head h % Hkv; GQA reads
+    h // (Hq // Hkv)): wrong, where it should refuse."""
+    if q.shape[1] != k.shape[1]:
+        tiles = q.shape[1] // k.shape[1]
+        k, v = k.repeat(1, tiles, 1, 1), v.repeat(1, tiles, 1, 1)
+    return sdpa_like(q, k, v, is_causal=is_causal, scale=scale)
+
+
 def flash_like_without_scale(q, k, v, causal=False):
     """A flash_attn function that takes no ``softmax_scale``."""
     return flash_like(q, k, v, causal=causal)

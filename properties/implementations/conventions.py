@@ -10,7 +10,9 @@ signature cannot express is not drawn (``alignments``).
   tensors, returning ``out`` or ``(out, lse)``; ``window=(left, right)`` too
   where the support declares windows.
 - ``sdpa``: ``torch.nn.functional.scaled_dot_product_attention``'s signature
-  on (B, H, S, D): ``is_causal`` is top-left aligned; GQA by ``enable_gqa``.
+  on (B, H, S, D): ``is_causal`` is top-left aligned; GQA by ``enable_gqa``,
+  or, to a function without it (SDPA's older signature), other head counts
+  as they are.
 - ``flash_attn``: ``flash_attn_func``'s, on (B, S, H, D) tensors:
   ``softmax_scale``, ``causal`` bottom-right aligned, GQA by head count;
   returns ``out`` or a tuple whose first items are ``out`` and the LSE (B, H, S);
@@ -81,7 +83,7 @@ def _results(got: object, what: str) -> dict[str, torch.Tensor]:
 
 
 # Keywords a convention passes only where the support declares something.
-_DECLARED_BY = {"enable_gqa": "gqa", "window": "windows", "window_size": "windows"}
+_DECLARED_BY = {"window": "windows", "window_size": "windows"}
 # Parameter names that mark a signature as a convention's, for a hint only
 # (the calls themselves are the adapters below).
 _MARKS = {"sdpa": ("is_causal",), "flash_attn": ("softmax_scale",),
@@ -129,14 +131,38 @@ def _attnfuzz(fn: Callable, what: str) -> Adapter:
     return run
 
 
+def _takes(fn: Callable, keyword: str) -> bool:
+    """Whether ``fn`` takes ``keyword`` (by name, or through ``**kwargs``);
+    True where its signature cannot be read (a builtin, SDPA's own)."""
+    try:
+        parameters = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return True
+    return keyword in parameters or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
 def _sdpa(fn: Callable, what: str) -> Adapter:
+    takes_gqa = _takes(fn, "enable_gqa")
+
     def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         if window is not None:
             raise ValueError("the sdpa convention has no sliding window: declare windows=no")
-        # As SDPA's callers pass it: only where the head counts differ, so a
-        # function that declares no GQA need not take it.
-        gqa = {"enable_gqa": True} if q.shape[1] != k.shape[1] else {}
-        return _results(fn(q, k, v, is_causal=causal, scale=scale, **gqa), what)
+        if q.shape[1] == k.shape[1] or takes_gqa:
+            # As SDPA's callers pass it: only where the head counts differ.
+            gqa = {"enable_gqa": True} if q.shape[1] != k.shape[1] else {}
+            return _results(fn(q, k, v, is_causal=causal, scale=scale, **gqa), what)
+        # SDPA's signature before enable_gqa: its callers pass other head
+        # counts plainly, so the function's own handling of them is what a
+        # refusal tests (a keyword it lacks would be refused by Python).
+        try:
+            got = fn(q, k, v, is_causal=causal, scale=scale)
+        except (ValueError, TypeError) as exc:
+            if type(exc) not in (ValueError, TypeError):
+                raise
+            raise type(exc)(f"{exc} (it takes no enable_gqa, and was given Hq = {q.shape[1]}, "
+                            f"Hkv = {k.shape[1]}: take enable_gqa= or declare gqa=no)") from exc
+        return _results(got, what)
 
     return run
 

@@ -416,7 +416,7 @@ def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, .
 def _imports(case: AttentionCase, target: tuple[str, ...]) -> str:
     plain = ["base64", "math", "sys", "zlib"]
     if target[0] == "imported":
-        plain += ["importlib.util", "os", "pathlib"]
+        plain += ["importlib.util", "inspect", "os", "pathlib"]
     lines = [f"import {m}" for m in sorted(plain)] + ["", "import torch"]
     if target[0] == "sdpa":
         lines.append("import torch.nn.functional as F")

@@ -131,9 +131,16 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     "sdpa": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     """The call under test, by scaled_dot_product_attention's convention: (B, H, S, D)
-    tensors, is_causal top-left aligned, enable_gqa=True only where the head counts differ."""
-    gqa = {"enable_gqa": True} if q.shape[1] != k.shape[1] else {}
-    return results(function()(q, k, v, is_causal=CAUSAL, scale=SCALE, **gqa))
+    tensors, is_causal top-left aligned, enable_gqa=True only where the head counts differ
+    and the function takes it (SDPA's signature before it gets other head counts plainly)."""
+    fn = function()
+    try:
+        params = inspect.signature(fn).parameters
+        takes = "enable_gqa" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    except (TypeError, ValueError):  # a builtin: SDPA's own takes it
+        takes = True
+    gqa = {"enable_gqa": True} if q.shape[1] != k.shape[1] and takes else {}
+    return results(fn(q, k, v, is_causal=CAUSAL, scale=SCALE, **gqa))
 ''',
     "flash_attn": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
