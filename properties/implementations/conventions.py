@@ -131,9 +131,10 @@ def _attnfuzz(fn: Callable, what: str) -> Adapter:
     return run
 
 
-def _takes(fn: Callable, keyword: str) -> bool:
+def takes_keyword(fn: object, keyword: str) -> bool:
     """Whether ``fn`` takes ``keyword`` (by name, or through ``**kwargs``);
-    True where its signature cannot be read (a builtin, SDPA's own)."""
+    True where its signature cannot be read (a builtin, SDPA's own).  An
+    exported script carries this source, and calls as the campaign did."""
     try:
         parameters = inspect.signature(fn).parameters
     except (TypeError, ValueError):
@@ -143,7 +144,7 @@ def _takes(fn: Callable, keyword: str) -> bool:
 
 
 def _sdpa(fn: Callable, what: str) -> Adapter:
-    takes_gqa = _takes(fn, "enable_gqa")
+    takes_gqa = takes_keyword(fn, "enable_gqa")
 
     def run(q, k, v, out, *, causal, scale, alignment, input_precision, window=None):
         if window is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 
 from ...reference import oracle
+from ..implementations import conventions
 
 # Which key a query sees: the oracle's own functions, as source, so that the
 # script and attnfuzz hold one rule.
@@ -134,14 +135,12 @@ def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     tensors, is_causal top-left aligned, enable_gqa=True only where the head counts differ
     and the function takes it (SDPA's signature before it gets other head counts plainly)."""
     fn = function()
-    try:
-        params = inspect.signature(fn).parameters
-        takes = "enable_gqa" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-    except (TypeError, ValueError):  # a builtin: SDPA's own takes it
-        takes = True
-    gqa = {"enable_gqa": True} if q.shape[1] != k.shape[1] and takes else {}
+    differ = q.shape[1] != k.shape[1]
+    gqa = {"enable_gqa": True} if differ and takes_keyword(fn, "enable_gqa") else {}
     return results(fn(q, k, v, is_causal=CAUSAL, scale=SCALE, **gqa))
-''',
+
+
+''' + inspect.getsource(conventions.takes_keyword),
     "flash_attn": '''
 def call(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> dict:
     """The call under test, by flash_attn_func's convention: (B, S, H, D) tensors (views of
