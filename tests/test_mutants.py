@@ -305,3 +305,18 @@ def test_ctrl_c_ends_a_mutants_run_within_moments(tmp_path):
         assert time.monotonic() - start < 30, (group, out, err)
         assert proc.returncode == 130, (group, out, err)
         assert err.strip() == "attnfuzz mutants: interrupted", (group, err)
+
+
+def test_the_table_keeps_a_long_name_apart_from_its_status():
+    long = "hopper_bwd.fused_keyless_rows_zeroed_by_key_block"
+    killer = "gradients_agree/an_implementation_with_a_long_name/bfloat16"
+    text = table([Result(long, "", True, property=killer, examples=5, seconds=4.8),
+                  Result("m", "", False, property="oracle/flash/float32", examples=9,
+                         seconds=1.0)])
+    head, first, second = text.splitlines()[:3]
+    assert first.split() == [long, "killed", killer, "5", "4.8"]
+    assert second.split() == ["m", "SURVIVED", "oracle/flash/float32", "9", "1.0"]
+    # One column each: every row's status and count start where the header's do.
+    for word, row in (("status", first), ("status", second)):
+        assert row.index(row.split()[1]) == head.index(word)
+    assert first.index(killer) == second.index("oracle/flash/float32") == head.index("killed by")

@@ -612,12 +612,15 @@ def _cut_text(cut: dict[str, int]) -> str:
 
 
 def table(results: list[Result], baseline: Baseline | None = None) -> str:
-    rows = [f"{'mutant':<40}{'status':<10}{'killed by':<34}{'examples':>9}{'seconds':>9}"]
+    # Columns as wide as their longest entry, a space past it at least.
+    wide = max([40, *(len(r.name) + 2 for r in results)])
+    by = max([34, *(len(r.property or "-") + 2 for r in results)])
+    rows = [f"{'mutant':<{wide}}{'status':<10}{'killed by':<{by}}{'examples':>9}{'seconds':>9}"]
     short = {"equivalent": "equiv.", "survived": "SURVIVED", "error": "ERROR"}
     for r in results:
         status = short.get(r.status(), r.status())
         rows.append(
-            f"{r.name:<40}{status:<10}{(r.property or '-'):<34}"
+            f"{r.name:<{wide}}{status:<10}{(r.property or '-'):<{by}}"
             f"{r.examples if r.examples is not None else '-':>9}"
             f"{r.seconds if r.seconds is not None else '-':>9}"
         )
@@ -631,12 +634,13 @@ def table(results: list[Result], baseline: Baseline | None = None) -> str:
         rows.append("kill rate: no mutant ran here")
     files = per_file(results)
     if len(files) > 1:
+        named = max([28, *(len(name) + 2 for name in files)])
         for name, f in files.items():
             rate = (f"{f['killed']}/{f['counted']} = {100.0 * f['killed'] / f['counted']:.0f}%"
                     if f["counted"] else "none run")
             extra = [f"{f[k]} {k.replace('_', ' ')}" for k in ("equivalent", "not_run",
                                                                 "never_ran") if f[k]]
-            rows.append(f"  {name:<28}{rate}" + (f" ({', '.join(extra)})" if extra else ""))
+            rows.append(f"  {name:<{named}}{rate}" + (f" ({', '.join(extra)})" if extra else ""))
     for r in results:
         if r.equivalent:
             rows.append(f"equivalent: {r.name}: {r.equivalent}")
