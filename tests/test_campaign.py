@@ -60,6 +60,12 @@ def _sys_exits(a, b, out, **kw):
     sys.exit(3)
 
 
+def _interrupts_past_m(a, b, out, **kw):
+    if a.shape[-2] > 20:
+        raise KeyboardInterrupt  # its own: SIGINT is ignored in a worker
+    return _right(a, b, out, **kw)
+
+
 def _wrong_past_m(a, b, out, **kw):
     res = _right(a, b, out, **kw)
     if a.shape[-2] > 20:
@@ -81,6 +87,7 @@ FAKES = {
     "segv_for_tests": _segfaults,
     "exit_for_tests": _exits,
     "sysexit_for_tests": _sys_exits,
+    "interrupt_for_tests": _interrupts_past_m,
     "wrong_past_m_for_tests": _wrong_past_m,
     "oom_for_tests": _out_of_memory_past_m,
 }
@@ -113,6 +120,7 @@ def dumps(out: str) -> list[Path]:
     ("segv_for_tests", "crash", "signal 11"),
     ("exit_for_tests", "crash", "exit code 3"),
     ("sysexit_for_tests", "crash", "SystemExit"),
+    ("interrupt_for_tests", "crash", "KeyboardInterrupt"),
 ])
 def test_what_the_code_under_test_does_is_a_dumped_finding(
     capsys, tmp_path, fakes, impl, kind, fragment
@@ -587,3 +595,41 @@ def test_a_files_function_draws_alike_from_any_folder():
     here = checks.target_seed(1, "oracle", "/a/b/kernel.py:attend#causal=no", "float32")
     assert here == checks.target_seed(1, "oracle", "/c/kernel.py:attend", "float32")
     assert here != checks.target_seed(1, "oracle", "/a/b/kernel.py:attend", "float16")
+
+
+def test_a_keyboard_interrupt_is_the_users_wherever_a_key_press_can_reach_the_process(
+        monkeypatch):
+    """In process (pytest, a script) Ctrl-C must stop the run; where SIGINT is
+    ignored, as in a campaign's workers, it is the function's own raise."""
+    import signal
+
+    from attnfuzz.properties.implementations.implementation import ImplementationCrash
+    from attnfuzz.properties.run import harness
+
+    guarded = harness._guarded(Implementation("interrupts", "matmul", _interrupts_past_m))
+    tall = torch.zeros(1, 21, 2), torch.zeros(1, 2, 3)
+    with pytest.raises(KeyboardInterrupt):
+        guarded.run(*tall, None)
+    monkeypatch.setattr(signal, "getsignal", lambda sig: signal.SIG_IGN)
+    try:  # not pytest.raises: an interrupt let through would stop the whole session
+        guarded.run(*tall, None)
+    except ImplementationCrash as crash:
+        assert "KeyboardInterrupt" in str(crash)
+    except KeyboardInterrupt:
+        pytest.fail("the function's own KeyboardInterrupt, where no key press can reach, "
+                    "left the call")
+    else:
+        pytest.fail("the call did not raise")
+
+
+def test_a_worker_a_users_function_ended_is_named_as_every_finding_names_it(capsys, tmp_path):
+    """By the file's name and the function, not its folder and declared support."""
+    user = tmp_path / "deep" / "folder"
+    user.mkdir(parents=True)
+    (user / "ends.py").write_text("import os\n\n\ndef attn(q, k, v, **kw):\n    os._exit(0)\n")
+    code, out, err, _ = campaign(
+        capsys, "--impl", f"{user / 'ends.py'}:attn#causal=no", "--dtype", "float32",
+        "--property", "oracle", "--examples", "3", "--seed", "3", "--jobs", "1",
+        "--dump-dir", str(tmp_path / "dumps"), "--database", "none")
+    assert code == 1, out + err
+    assert "oracle: ends.py:attn ended its worker (exit code 0) on: " in err, err

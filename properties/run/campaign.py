@@ -454,6 +454,8 @@ class Campaign:
 
     def _fault(self, slot: Slot, kind: str, why: str) -> None:
         """A call seen from outside: it hung (killed) or its worker died in it."""
+        from ..implementations import short_name
+
         r, inflight = slot.round, slot.inflight
         self._kill(slot)
         if r is None:
@@ -462,10 +464,11 @@ class Campaign:
             slot.ready = True
             return
         r.busy = max(0, r.busy - 1)
+        who = short_name(r.key[0])  # as the in-process findings' headers name it
         if inflight is None or inflight.get("case") is None:
             what = "a call sequence" if inflight is not None else "between calls"
             self._finding(r, {"kinds": [kind], "dump": None, "replayed": False,
-                              "message": f"{r.key[2]}: {r.key[0]} {why} in {what}\n  "
+                              "message": f"{r.key[2]}: {who} {why} in {what}\n  "
                                          f"rerun: {self._campaign_fields(r.key, 0)['reproduce']}"})
             self._spawn(slot)
             slot.ready = True
@@ -474,7 +477,7 @@ class Campaign:
         from . import worker
 
         case = from_json(inflight["case"])
-        message = (f"{r.key[2]}: {r.key[0]} {why} on: {case.describe()}\n"
+        message = (f"{r.key[2]}: {who} {why} on: {case.describe()}\n"
                    f"  {'CampaignFault: ' + why}")
         self._spawn(slot)
         slot.pending_dump = {"round": r, "kinds": [kind], "message": message, "replayed": False,

@@ -27,6 +27,7 @@ import math
 import os
 import re
 import shlex
+import signal
 import sys
 import time
 import traceback
@@ -128,6 +129,12 @@ def _guarded(impl: Implementation) -> Implementation:
             except ContractViolation:
                 raise  # its convention's adapter judged the result: a finding, not a crash
             except (Exception, SystemExit) as exc:  # sys.exit() in it ends nothing but the call
+                raise ImplementationCrash(impl.name, exc) from exc
+            except KeyboardInterrupt as exc:
+                # Where SIGINT is ignored (a campaign's worker) no key press
+                # raised it: the function did, and that too ends only the call.
+                if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+                    raise
                 raise ImplementationCrash(impl.name, exc) from exc
 
         return call
