@@ -266,3 +266,17 @@ def test_the_summarys_worst_check_is_the_dumped_cases_not_a_shrink_steps(capsys)
     campaign._finding(r, harness.finding_record(finding))
     assert (r.check, r.worst_case) == ("out", SMALL.describe())
     assert r.worst == finding.worst.ratio
+
+
+def test_a_contract_finding_names_a_files_function_as_its_header_does(tmp_path):
+    """The file and the function, not the folder and the declared support."""
+    folder = tmp_path / "deep" / "folder"
+    folder.mkdir(parents=True)
+    (folder / "wide.py").write_text(
+        "def attn(q, k, v, *, causal, scale, alignment):\n"
+        "    return (q @ k.transpose(-1, -2)).softmax(-1).double() @ v.double()\n")
+    finding = _finding("oracle", f"{folder / 'wide.py'}:attn#causal=no", SMALL)
+    assert finding.kinds == ["contract"], str(finding)
+    message = str(finding)
+    assert "wide.py:attn returned out of dtype torch.float64" in message, message
+    assert str(folder) not in message and "#causal=no" not in message, message

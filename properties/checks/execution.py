@@ -20,7 +20,7 @@ import torch
 
 from ...reference import Verdict
 from .. import backend
-from ..implementations import Implementation, conventions
+from ..implementations import Implementation, conventions, short_name
 from ..implementations.implementation import (
     ContractViolation,
     ImplementationCrash,
@@ -214,8 +214,8 @@ def execute_backward(impl: Implementation, case: Case, built: Built | None = Non
         out = results.get("out")
         if not isinstance(out, torch.Tensor) or not out.requires_grad:
             _check_returned(impl, results, case, do.device)  # a wrong result says so first
-            raise ContractViolation(f"{impl.name} declares a backward, but its out does not "
-                                    "require grad: autograd cannot differentiate it",
+            raise ContractViolation(f"{short_name(impl.name)} declares a backward, but its out "
+                                    "does not require grad: autograd cannot differentiate it",
                                     impl.name, "out", "grad")
         if change_out is not None:
             with torch.no_grad():
@@ -362,8 +362,8 @@ def _check_returned(
     shapes = case.returns()
     for name, got in {"out": results.get("out"), **results}.items():
         if not isinstance(got, torch.Tensor):
-            raise ContractViolation(f"{impl.name} returned {type(got).__name__} as {name}, "
-                                    "not a tensor", impl.name, name, "type")
+            raise ContractViolation(f"{short_name(impl.name)} returned {type(got).__name__} as "
+                                    f"{name}, not a tensor", impl.name, name, "type")
         want = [("shape", tuple(got.shape), shapes.get(name)), ("device", got.device, device)]
         if name == "out":
             want.append(("dtype", got.dtype, case.torch_dtype))
@@ -374,8 +374,8 @@ def _check_returned(
 
 def _same_out(impl: Implementation, got: torch.Tensor, given: torch.Tensor) -> None:
     if got.data_ptr() != given.data_ptr():
-        raise ContractViolation(f"{impl.name} did not return the out tensor it was given",
-                                impl.name, "out", "identity")
+        raise ContractViolation(f"{short_name(impl.name)} did not return the out tensor it was "
+                                "given", impl.name, "out", "identity")
 
 
 def extent(t: torch.Tensor) -> tuple[int, int]:

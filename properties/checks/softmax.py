@@ -9,7 +9,7 @@ from ...reference import Verdict, compare
 from ...reference.bounds import softmax_grad_bound
 from ...reference.gradients import softmax_grad
 from .. import backend
-from ..implementations import Implementation
+from ..implementations import Implementation, short_name
 from ..implementations.implementation import ContractViolation
 from ..model.cases import Built, SoftmaxCase, build, on_oracle
 from ..model.layouts import materialize
@@ -105,8 +105,8 @@ def softmax_gradients(
     leaf = x.detach().requires_grad_(True)
     y = impl.run(leaf, None, **case.kwargs())["out"]
     if not isinstance(y, torch.Tensor) or not y.requires_grad:
-        raise ContractViolation(f"{impl.name} declares a backward, but its out does not "
-                                "require grad: autograd cannot differentiate it",
+        raise ContractViolation(f"{short_name(impl.name)} declares a backward, but its out "
+                                "does not require grad: autograd cannot differentiate it",
                                 impl.name, "out", "grad")
     (dx,) = torch.autograd.grad(y, leaf, dy)
     if dx is None or dx.shape != x.shape or dx.dtype != x.dtype:

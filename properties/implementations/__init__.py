@@ -79,13 +79,14 @@ def imported(name: str) -> Implementation:
 
 def _adapted(name: str, fn: Callable, convention, declared: Support, description: str):
     fn = conventions.called_as(fn, convention.name)
+    shown = short_name(name)  # its results' contract messages name it as the findings do
     return Implementation(
         name, "attention",
         # A paged function's cache is made in the page sizes it declares.
-        convention.adapt(fn, name, declared.page_sizes) if convention.pages
-        else convention.adapt(fn, name), writes_out=False,
+        convention.adapt(fn, shown, declared.page_sizes) if convention.pages
+        else convention.adapt(fn, shown), writes_out=False,
         description=description, support=declared, expressible=convention.alignments,
-        **({convention.serving: conventions.SERVING_ADAPTERS[convention.serving](fn, name)}
+        **({convention.serving: conventions.SERVING_ADAPTERS[convention.serving](fn, shown)}
            if convention.serving else {}),
         new_tokens=convention.pages, convention=convention.name,
     )

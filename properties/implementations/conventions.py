@@ -610,12 +610,15 @@ def contract(impl: Implementation, case: Case, result: str, what: str, got: obje
              expected: object) -> ContractViolation:
     """A result of the wrong shape, dtype or device, said in the function's
     layout (and attnfuzz's where they differ)."""
-    text = f"{impl.name} returned {result} of {what} {got}, expected {expected}"
+    from . import short_name
+
+    shown = short_name(impl.name)  # as the findings' headers name it
+    text = f"{shown} returned {result} of {what} {got}, expected {expected}"
     layout = of(impl).layout
     if what == "shape" and isinstance(got, tuple) and isinstance(expected, tuple):
         theirs = [layout.shape(result, s, case, impl.support.page_sizes) for s in (got, expected)]
         if None not in theirs:
-            text = (f"{impl.name} returned {result} of shape {theirs[0]}, expected "
+            text = (f"{shown} returned {result} of shape {theirs[0]}, expected "
                     f"{theirs[1]} as {layout.name(result)}; in attnfuzz's (B, H, S, D): "
                     f"{got}, expected {expected}")
     return ContractViolation(text, impl.name, result, what)
