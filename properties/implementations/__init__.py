@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import builtin, conventions, flex, sdpa, support
-from .implementation import DTYPES, OPS, Implementation
+from .implementation import DTYPES, OPS, Implementation, short_name
 from .support import Support
 
 _REGISTRY: dict[str, Implementation] = {
@@ -154,13 +154,6 @@ def _import(module_name: str, name: str) -> object:
             where, what = f"{frame.filename}:{frame.lineno}", str(exc).strip().split("\n")[0]
         raise ValueError(f"implementation {name!r}: cannot import {module_name}: "
                          f"{type(exc).__name__} at {where}: {what}") from None
-
-
-def short_name(name: str) -> str:
-    """An implementation's name without its declared support spec and, for a
-    file's function, without the file's folder: what stays the same wherever
-    the file is (dump folders are named by it, and target seeds hash it)."""
-    return name.partition("#")[0].rsplit("/", 1)[-1]
 
 
 def display_names(names: Iterable[str]) -> dict[str, str]:

@@ -64,7 +64,7 @@ import torch
 from ...reference import Verdict
 from ..model.cases import ALIGNMENTS, Case
 from ..model.pages import page_size, paged_cache
-from .implementation import ContractViolation, Implementation
+from .implementation import ContractViolation, Implementation, short_name
 
 Adapter = Callable[..., dict[str, torch.Tensor]]
 
@@ -610,8 +610,6 @@ def contract(impl: Implementation, case: Case, result: str, what: str, got: obje
              expected: object) -> ContractViolation:
     """A result of the wrong shape, dtype or device, said in the function's
     layout (and attnfuzz's where they differ)."""
-    from . import short_name
-
     shown = short_name(impl.name)  # as the findings' headers name it
     text = f"{shown} returned {result} of {what} {got}, expected {expected}"
     layout = of(impl).layout

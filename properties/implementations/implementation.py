@@ -133,5 +133,12 @@ class ContractViolation(AssertionError):
         return f"contract: {self.result} {self.what}"
 
 
+def short_name(name: str) -> str:
+    """An implementation's name without its declared support spec and, for a
+    file's function, without the file's folder: what stays the same wherever
+    the file is (dump folders are named by it, and target seeds hash it)."""
+    return name.partition("#")[0].rsplit("/", 1)[-1]
+
+
 __all__ = ["ALIGNMENTS", "DTYPES", "OPS", "ContractViolation", "Implementation",
-           "ImplementationCrash", "Support"]
+           "ImplementationCrash", "Support", "short_name"]
