@@ -316,7 +316,7 @@ def test_the_table_keeps_a_long_name_apart_from_its_status():
     head, first, second = text.splitlines()[:3]
     assert first.split() == [long, "killed", killer, "5", "4.8"]
     assert second.split() == ["m", "SURVIVED", "oracle/flash/float32", "9", "1.0"]
-    # One column each: every row's status and count start where the header's do.
-    for word, row in (("status", first), ("status", second)):
-        assert row.index(row.split()[1]) == head.index(word)
+    # One column each: every row's status starts where the header's does.
+    for row in (first, second):
+        assert row.index(row.split()[1]) == head.index("status")
     assert first.index(killer) == second.index("oracle/flash/float32") == head.index("killed by")

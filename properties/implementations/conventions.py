@@ -159,10 +159,11 @@ def _sdpa(fn: Callable, what: str) -> Adapter:
         try:
             got = fn(q, k, v, is_causal=causal, scale=scale)
         except (ValueError, TypeError) as exc:
-            if type(exc) not in (ValueError, TypeError):
-                raise
-            raise type(exc)(f"{exc} (it takes no enable_gqa, and was given Hq = {q.shape[1]}, "
-                            f"Hkv = {k.shape[1]}: take enable_gqa= or declare gqa=no)") from exc
+            if type(exc) in (ValueError, TypeError):  # a subclass may take other arguments
+                raise type(exc)(f"{exc} (it takes no enable_gqa, and was given Hq = "
+                                f"{q.shape[1]}, Hkv = {k.shape[1]}: take enable_gqa= or declare "
+                                "gqa=no)") from exc
+            raise
         return _results(got, what)
 
     return run

@@ -227,8 +227,7 @@ def check(
         # whatever example Hypothesis tries next (its shrinking is moot here).
         raise Finding(
             f"{prop}: {short_name(impl_name)} did not run: this process lost its CUDA context "
-            "earlier, "
-            f"{_LOST_CONTEXT[0]}\n  dump of that case: {_LOST_CONTEXT[1]}",
+            f"earlier, {_LOST_CONTEXT[0]}\n  dump of that case: {_LOST_CONTEXT[1]}",
             ["memory"],
         )
     try:
