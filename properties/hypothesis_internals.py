@@ -17,6 +17,26 @@ class TimeUp(BaseException):
     ``KeyboardInterrupt``, and neither reports nor shrinks it."""
 
 
+def cut_off(data: object = None) -> None:
+    """Have Hypothesis record nothing of an example that a ``TimeUp`` (or
+    another stop) is about to end between its draws: call it just before
+    raising.  The engine files every example's draws in a tree, and one that
+    stops where an earlier run of the same draws drew on (a state machine's
+    mutated sequence, cut at its third call) contradicts that record, which
+    it reports as a flaky strategy in place of the stop.  Marked as an
+    overrun, the example is left out of the tree, as one cut at the data's
+    end is.  ``data``: the example's ``ConjectureData`` (default: the running
+    one's; outside a Hypothesis test, nothing to do)."""
+    from hypothesis.internal.conjecture.data import Status
+
+    if data is None:
+        context = build_context()
+        if context is None:
+            return
+        data = context.data
+    data.status = Status.OVERRUN
+
+
 # The start of what Hypothesis' engine reports when shrinking reaches its time
 # limit.  Its text names the default limit (five minutes) whatever the limit
 # is, and asks for a bug report: neither holds for a limit chosen on purpose.

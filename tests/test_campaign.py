@@ -633,3 +633,26 @@ def test_a_worker_a_users_function_ended_is_named_as_every_finding_names_it(caps
         "--dump-dir", str(tmp_path / "dumps"), "--database", "none")
     assert code == 1, out + err
     assert "oracle: ends.py:attn ended its worker (exit code 0) on: " in err, err
+
+
+def test_a_harness_error_names_its_logged_traceback_and_is_no_clean_exit(
+        capsys, tmp_path, fakes, monkeypatch):
+    """The campaign's own failure in a round (here: its sequences) is not the
+    code under test's: no finding, but the run did not check what it says,
+    so it exits 3, and the log its error line names holds the traceback."""
+    from attnfuzz.properties.run import worker
+
+    def broken(self, v):
+        raise RuntimeError("the harness broke here")
+
+    monkeypatch.setattr(worker.Worker, "_sequences", broken)
+    code, out, err, _ = campaign(
+        capsys, "--impl", "right_for_tests", "--dtype", "float32", "--property", "stateful",
+        "--jobs", "1", "--database", "none", "--examples", "4", "--dump-dir", str(tmp_path))
+    assert code == 3, out + err
+    line = next(ln for ln in out.splitlines() if ln.startswith("error: "))
+    assert "harness error: RuntimeError: the harness broke here (log: " in line, line
+    logs = Path(line[line.index("(log: ") + 6:-1])
+    text = "".join(p.read_text() for p in logs.iterdir())
+    shutil.rmtree(logs)
+    assert "in broken" in text, line

@@ -176,3 +176,33 @@ def test_distinct_draws_stop_the_engines_copies_and_only_inside():
     after = _repeats(distinct=False)
     assert before >= 20 and after == before, (before, after)
     assert inside <= 6, inside
+
+
+def _drawn_twice(cut: bool) -> None:
+    """Draws (1, 2) into a tree, then the same draws again, stopped after the
+    first: the second run of a mutated sequence that a time box ends."""
+    from hypothesis.internal.conjecture.data import ConjectureData
+    from hypothesis.internal.conjecture.datatree import DataTree
+
+    tree = DataTree()
+    first = ConjectureData.for_choices([1, 2], observer=tree.new_observer())
+    first.draw_integer(0, 10)
+    first.draw_integer(0, 10)
+    first.freeze()
+    again = ConjectureData.for_choices([1, 2], observer=tree.new_observer())
+    again.draw_integer(0, 10)
+    if cut:
+        hypothesis_internals.cut_off(again)
+    again.freeze()  # what the engine does as the stop passes through it
+
+
+def test_an_example_cut_off_between_draws_is_no_flaky_strategy():
+    from hypothesis.errors import FlakyStrategyDefinition
+
+    with pytest.raises(FlakyStrategyDefinition, match="stopped drawing earlier"):
+        _drawn_twice(cut=False)
+    _drawn_twice(cut=True)
+
+
+def test_cut_off_outside_a_test_does_nothing():
+    hypothesis_internals.cut_off()

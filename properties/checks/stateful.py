@@ -396,6 +396,7 @@ def stopping(stop: Callable[[int], bool]) -> Iterator[list[int]]:
             failed.append(True)
         elif not failed:
             if stop(calls[0]):
+                hypothesis_internals.cut_off()
                 raise hypothesis_internals.TimeUp
             calls[0] += 1
 

@@ -148,7 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
         "function (--impl FILE.py:FUNCTION)",
         description="Run a fuzz campaign: for each implementation x dtype, draw cases, check "
         "them against the float64 oracle within derived error bounds, dump every failing case "
-        "(shrunk) and print a summary. Exits 1 if any case failed.",
+        "(shrunk) and print a summary. Exits 1 if any case failed, else 3 if the harness "
+        "failed in a round.",
     )
     run.add_argument(
         "--impl", type=_implementations, default=campaign,

@@ -132,7 +132,9 @@ class Worker:
                 elif kind == "dump":
                     self.send("dumped", str(_write_fault_dump(**payload)))
             except Exception:
-                self.send("error", traceback.format_exc())
+                text = traceback.format_exc()
+                print(text, file=sys.stderr)  # the campaign names this log
+                self.send("error", text)
             from ..checks import stateful
             from . import harness
 
@@ -372,7 +374,7 @@ class Worker:
     def _sequences(self, v: Visit) -> None:
         """A property of call sequences runs its own state machine: ``examples``
         calls' worth of sequences, its failure dumped as ``sequence.json``."""
-        from .. import checks
+        from .. import checks, hypothesis_internals
         from ..checks import stateful
         from ..model.cases import to_json
         from . import harness
@@ -389,6 +391,7 @@ class Worker:
                 failed.append(case)
                 return
             if v.max_cases is None and not failed and _over(v, calls[0]):
+                hypothesis_internals.cut_off()  # mid-sequence: see cut_off
                 raise _Over("over")  # a timed visit ends between calls
             calls[0] += 1
             covered = coverage(case)
@@ -525,7 +528,9 @@ def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
     try:
         Worker(conn, database, reuse).serve()
     except Exception:
-        conn.send(("error", traceback.format_exc()))
+        text = traceback.format_exc()
+        print(text, file=sys.stderr)  # the campaign names this log
+        conn.send(("error", text))
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
