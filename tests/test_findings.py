@@ -67,6 +67,11 @@ def test_a_wrong_element_is_named_at_its_index_in_the_functions_own_out(capsys):
     assert diagnosis["user_index"] == list(ONE_ELEMENT)
     out = _replayed(capsys, finding.dump)
     assert "FAIL out" in out and user in out, out
+    # The case names its layouts in attnfuzz's (B, H, S, D): a contiguous q
+    # reaches the function as a transposed view, which the replay says.
+    assert "layouts q=contiguous" in out, out
+    assert ("as the function receives them: q (B, S, H, D) of shape (1, 3, 2, 16), "
+            "strides (96, 16, 48, 1); k (B, S, H, D)") in out, out
 
 
 def test_a_result_of_the_wrong_shape_is_a_dumped_contract_finding_in_the_users_shapes(capsys):
@@ -210,6 +215,17 @@ def test_an_unsafe_run_inside_a_relation_is_a_dumped_memory_finding(monkeypatch)
     assert finding.kinds == ["memory"] and "input k modified" in str(finding), str(finding)
     report = harness.replay_report(finding.dump)
     assert any("input k modified" in f for f in report.failures), report
+
+
+def test_a_nan_is_the_metamorphic_finding_not_every_relation_repeating_it():
+    """A relation compares two runs; with a NaN on both sides it could say only
+    "got nan, want nan".  The base run's NaN is the finding, named with the
+    oracle's value."""
+    finding = _finding("metamorphic", FLASH.format("flash_like_one_element_nan"), SMALL)
+    lines = [ln.strip() for ln in str(finding).splitlines() if "error/bound" in ln]
+    assert len(lines) == 1 and lines[0].startswith("finite output: "), str(finding)
+    assert "got nan, want " in lines[0] and "want nan" not in lines[0], lines[0]
+    assert f"out{list(ONE_ELEMENT)} of its (B, S, H, D) out" in lines[0], lines[0]
 
 
 def test_a_varlen_functions_element_is_its_packed_row():

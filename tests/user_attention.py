@@ -156,6 +156,15 @@ def flash_like_one_element(q, k, v, **kw):
     return out
 
 
+def flash_like_one_element_nan(q, k, v, **kw):
+    """NaN at one element of its (B, S, H, D) out (where the shape has it)."""
+    out = flash_like(q, k, v, **kw)
+    if all(i < n for i, n in zip(ONE_ELEMENT, out.shape, strict=True)):
+        out = out.clone()
+        out[ONE_ELEMENT] = float("nan")
+    return out
+
+
 def flash_like_heads_first(q, k, v, **kw):
     """Returns its out as (B, H, S, D), not flash_attn's (B, S, H, D)."""
     return flash_like(q, k, v, **kw).transpose(1, 2).contiguous()

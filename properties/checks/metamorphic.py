@@ -156,7 +156,8 @@ def convex_hull(b: Base) -> Verdict | None:
     o = b.exact_out
     excess = torch.clamp(o - hi, min=0) + torch.clamp(lo - o, min=0)
     excess = torch.nan_to_num(excess, nan=math.inf, posinf=math.inf)
-    return compare("convex hull of visible values", excess, 0 * excess, b.bounds["out"])
+    return compare("convex hull of visible values", excess, torch.zeros_like(excess),
+                   b.bounds["out"])
 
 
 def key_permutation(b: Base) -> Verdict | None:
@@ -256,12 +257,32 @@ RELATIONS: dict[str, Callable[[Base], Verdict | None]] = {
 }
 
 
+def finite_output(b: Base) -> Verdict:
+    """Finite inputs give a finite output (each row a weighted mean of V's
+    rows, or zeros): a NaN or an infinity of the base run, named with the
+    oracle's value there (an infinity near the dtype's range an overflow, as
+    the oracle property calls it)."""
+    bad = ~torch.isfinite(b.out)
+    if not bool(bad.any()):
+        return Verdict("finite output", 0.0, 0.0, 0.0, (), 0.0, 0.0)
+    where = torch.nonzero(bad)
+    there = bad.to(b.parts["out"].device)
+    v = compare("finite output", b.out[bad], b.parts["out"][there], b.bounds["out"][there],
+                dtype=b.out.dtype)
+    return replace(v, index=tuple(int(i) for i in where[v.index[0]]))
+
+
 def attention_metamorphic(
     impl: Implementation, case: AttentionCase, built: Built | None = None
 ) -> list[Verdict]:
-    """Every relation of ``RELATIONS`` that applies to the case."""
+    """Every relation of ``RELATIONS`` that applies to the case, once the base
+    run is finite: a relation with a NaN on both sides says only "got nan,
+    want nan", and the NaN is the finding."""
     built = built or build(case, backend.device())
     out = run_clean(impl, case, built.inputs)["out"]
     parts, bounds = attention_oracle(case, built, impl.support.logits)
     base = Base(impl, case, built, out, parts, bounds)
+    finite = finite_output(base)
+    if not finite.ok:
+        return [finite]
     return [v for relation in RELATIONS.values() if (v := _related(relation, base)) is not None]
