@@ -108,7 +108,8 @@ def expected(case: Case, built: Built, support: Support) -> Expected:
 
 ROUNDED_LOGITS_NOTE = ("within the bound for logits rounded to {dtype}: if the implementation "
                        "rounds its logits, as eager attention's q @ k^T in {dtype} does, say "
-                       "so with --supports logits=rounded")
+                       "so with --supports logits=rounded; if it keeps them in float32, the "
+                       "error is its own (that setting would loosen its bounds)")
 
 
 def _said_how_if_rounded_logits(impl: Implementation, case: Case, built: Built,
