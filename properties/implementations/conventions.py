@@ -568,6 +568,26 @@ def role_of(check: str, index: tuple[int, ...]) -> str | None:
     return None
 
 
+def received(convention: str, case: Case, inputs: dict) -> str | None:
+    """How a function of ``convention`` receives ``inputs``' q, k and v (the
+    harness's (B, H, S, D) tensors): ``q (B, S, H, D) of shape (1, 2, 2,
+    16), strides (64, 16, 32, 1); ...``, where its layout is not the
+    harness's; None where it is.  A layout's name (``contiguous``) is the
+    harness's tensor's: a flash_attn function is handed that tensor with
+    two dims swapped, which these strides show."""
+    layout = get(convention).layout
+    said = []
+    for role in ("q", "k", "v"):
+        t = inputs.get(role)
+        shape = None if t is None else layout.shape(role, tuple(t.shape), case)
+        if shape is None:
+            continue
+        strides = layout.strides(role, tuple(t.stride()))
+        how = f", strides {strides}" if strides is not None else " (a packed copy)"
+        said.append(f"{layout.tensor(role)} {layout.name(role)} of shape {shape}{how}")
+    return "; ".join(said) or None
+
+
 def where(impl: Implementation, case: Case, role: str, index: tuple[int, ...]) -> str | None:
     """An element of the harness's (B, H, S, D) ``role`` as the user's function
     sees it, ``out[0, 2, 1, 14] of its (B, S, H, D) out``; None where the

@@ -354,22 +354,11 @@ def _num(x: object) -> str:
 def _received(case: AttentionCase, saved: dict, target: tuple[str, ...]) -> str | None:
     """How the function receives q, k, v (shapes and strides) where its layout is not
     attnfuzz's (B, H, S, D), in which INPUTS below holds them."""
-    if target[0] != "imported":
+    said = conventions.received(target[3], case, saved) if target[0] == "imported" else None
+    if said is None:
         return None
-    layout = conventions.get(target[3]).layout
-    said = []
-    for role in ("q", "k", "v"):
-        t = saved[role]
-        shape = layout.shape(role, tuple(t.shape), case)
-        if shape is None:
-            continue
-        strides = layout.strides(role, tuple(t.stride()))
-        how = f", strides {strides}" if strides is not None else " (a packed copy)"
-        said.append(f"{layout.tensor(role)} {layout.name(role)} of shape {shape}{how}")
-    if not said:
-        return None
-    return ("The function receives " + "; ".join(said) + " (INPUTS below holds attnfuzz's "
-            "(B, H, S, D) views, which call() lays out so).")
+    return (f"The function receives {said} (INPUTS below holds attnfuzz's (B, H, S, D) "
+            "views, which call() lays out so).")
 
 
 def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, ...],

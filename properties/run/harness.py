@@ -576,10 +576,13 @@ def replay_report(path: str | Path) -> ReplayReport:
     Raises ``DumpError`` for what is neither."""
     if is_sequence_dump(path):
         return _replay_sequence(path)
-    _, record, case, _ = load_dump(path)
+    _, record, case, saved = load_dump(path)
     impl_name = record["implementation"]
-    lines = [backend.describe(), f"case: {record.get('description') or case.describe()}",
-             f"property: {record['property']}  implementation: {impl_name}"]
+    lines = [backend.describe(), f"case: {record.get('description') or case.describe()}"]
+    said = conventions.received(get(impl_name).convention, case, saved)
+    if said is not None:  # the case's layout names are of the harness's (B, H, S, D) tensors
+        lines.append(f"as the function receives them: {said}")
+    lines.append(f"property: {record['property']}  implementation: {impl_name}")
     try:
         result = replay(path)
     except Exception as exc:
