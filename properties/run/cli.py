@@ -382,6 +382,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(backend.describe())
     print(f"attnfuzz run: seed {seed}; rerun with --seed {seed}; {jobs} worker"
           f"{'' if jobs == 1 else 's'}; examples database {database.describe(args.database)}")
+    if not args.dtype and not backend.supports_bf16():
+        print("bfloat16: not run here (Triton's interpreter computes it wrongly); a GPU runs it")
     plan = Plan(rounds=rounds, jobs=jobs, seconds=seconds, examples=args.examples, seed=seed,
                 where=where, dump_dir=dump_dir, shrink_seconds=args.shrink_seconds,
                 case_timeout=args.case_timeout, database=args.database,
