@@ -264,6 +264,16 @@ def test_a_paged_functions_key_is_found_in_its_cache_page():
         assert f"key {index[2]} of sequence {index[0]}" in note
 
 
+def test_a_paged_functions_replay_says_the_pages_of_its_declared_size(capsys):
+    """The cache the function is called with has pages of a size it declares;
+    the replay's description of what it receives had the default size's."""
+    case = AttentionCase(batch=1, hq=1, hkv=1, sq=1, sk=1, d=16, dv=16)
+    finding = _finding("oracle", f"{MODULE}:paged_like_buggy@paged#page_sizes=16", case)
+    out = _replayed(capsys, finding.dump)
+    assert ("as the function receives them: k_cache (blocks, block_size, H, D) of shape "
+            "(2, 16, 1, 16)") in out, out
+
+
 def test_the_summarys_worst_check_is_the_dumped_cases_not_a_shrink_steps(capsys):
     import shutil
 

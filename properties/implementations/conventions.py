@@ -568,18 +568,20 @@ def role_of(check: str, index: tuple[int, ...]) -> str | None:
     return None
 
 
-def received(convention: str, case: Case, inputs: dict) -> str | None:
+def received(convention: str, case: Case, inputs: dict,
+             sizes: tuple[int, ...] | None = None) -> str | None:
     """How a function of ``convention`` receives ``inputs``' q, k and v (the
     harness's (B, H, S, D) tensors): ``q (B, S, H, D) of shape (1, 2, 2,
     16), strides (64, 16, 32, 1); ...``, where its layout is not the
     harness's; None where it is.  A layout's name (``contiguous``) is the
     harness's tensor's: a flash_attn function is handed that tensor with
-    two dims swapped, which these strides show."""
+    two dims swapped, which these strides show.  ``sizes``: the page sizes
+    the implementation declares, which a paged cache's pages follow."""
     layout = get(convention).layout
     said = []
     for role in ("q", "k", "v"):
         t = inputs.get(role)
-        shape = None if t is None else layout.shape(role, tuple(t.shape), case)
+        shape = None if t is None else layout.shape(role, tuple(t.shape), case, sizes)
         if shape is None:
             continue
         strides = layout.strides(role, tuple(t.stride()))

@@ -179,7 +179,7 @@ def script(path: str | Path, *, name: str = "repro.py") -> str:
     gpu_only = target[0] == "sdpa" and target[1] != "sdpa_math"
     device = "cuda" if found_on_gpu or gpu_only else "cpu"
     parts = [
-        _header(where, record, case, target, name, saved),
+        _header(where, record, case, target, name, saved, declared.page_sizes),
         _imports(case, target),
         _settings(case, target, device, declared.page_sizes),
         _data(saved, oracle),
@@ -351,10 +351,13 @@ def _num(x: object) -> str:
     return f"{x:.3g}" if isinstance(x, float) else str(x)
 
 
-def _received(case: AttentionCase, saved: dict, target: tuple[str, ...]) -> str | None:
+def _received(case: AttentionCase, saved: dict, target: tuple[str, ...],
+              sizes: tuple[int, ...] | None) -> str | None:
     """How the function receives q, k, v (shapes and strides) where its layout is not
-    attnfuzz's (B, H, S, D), in which INPUTS below holds them."""
-    said = conventions.received(target[3], case, saved) if target[0] == "imported" else None
+    attnfuzz's (B, H, S, D), in which INPUTS below holds them; ``sizes``: its
+    declared page sizes."""
+    said = (conventions.received(target[3], case, saved, sizes) if target[0] == "imported"
+            else None)
     if said is None:
         return None
     return (f"The function receives {said} (INPUTS below holds attnfuzz's (B, H, S, D) "
@@ -362,7 +365,7 @@ def _received(case: AttentionCase, saved: dict, target: tuple[str, ...]) -> str 
 
 
 def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, ...],
-            name: str, saved: dict) -> str:
+            name: str, saved: dict, sizes: tuple[int, ...] | None) -> str:
     recorded, shows = _finding(record)
     versions = record.get("versions") or {}
     found = ", ".join(f"{k} {v}" for k, v in versions.items()) or "not recorded"
@@ -373,7 +376,7 @@ def _header(where: Path, record: dict, case: AttentionCase, target: tuple[str, .
         f"Mask: {_mask_words(case)}",
         f"Property: {prop} ({EXPORTED[prop]})",
         f"Implementation: {_describe_target(target)}",
-        *filter(None, [_received(case, saved, target)]),
+        *filter(None, [_received(case, saved, target, sizes)]),
         f"Found with: {found}",
         f"attnfuzz recorded: {recorded}",
     ]

@@ -579,7 +579,8 @@ def replay_report(path: str | Path) -> ReplayReport:
     _, record, case, saved = load_dump(path)
     impl_name = record["implementation"]
     lines = [backend.describe(), f"case: {record.get('description') or case.describe()}"]
-    said = conventions.received(get(impl_name).convention, case, saved)
+    impl = get(impl_name)
+    said = conventions.received(impl.convention, case, saved, impl.support.page_sizes)
     if said is not None:  # the case's layout names are of the harness's (B, H, S, D) tensors
         lines.append(f"as the function receives them: {said}")
     lines.append(f"property: {record['property']}  implementation: {impl_name}")
@@ -596,7 +597,6 @@ def replay_report(path: str | Path) -> ReplayReport:
     if result.drift:
         lines.append("warning: the case spec no longer generates the saved tensors for "
                      f"{', '.join(result.drift)} (generator drift); replaying the saved tensors")
-    impl = get(impl_name)
     bad = [conventions.describe(v, impl, case) for v in checks.failures(result.verdicts)]
     w = checks.worst(result.verdicts)
     return ReplayReport(lines, bad, f"PASS: fixed (worst error/bound {w.ratio:.3g})" if w
