@@ -673,3 +673,18 @@ def test_on_the_interpreter_bfloat16_is_said_to_be_left_out_and_refused_when_ask
     assert "bfloat16: not run here (Triton's interpreter computes it wrongly)" in out, out
     code, out, err, _ = campaign(capsys, "--impl", "right_for_tests", "--dtype", "bfloat16")
     assert code == 2 and "bfloat16 is wrong in Triton's interpreter" in err, out + err
+
+
+def test_a_wrong_answer_is_told_with_its_first_failing_check_as_it_is_found(
+        capsys, tmp_path, fakes):
+    """The line under a finding's header names the element, got and want: what
+    a reader of the run's log acts on before any replay."""
+    code, out, err, _ = campaign(
+        capsys, "--impl", "wrong_past_m_for_tests", "--dtype", "float32", "--property",
+        "oracle", "--examples", "30", "--seed", "11", "--jobs", "1", "--database", "none",
+        "--dump-dir", str(tmp_path))
+    assert code == 1, out + err
+    lines = err.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("oracle failed for "))
+    assert re.match(r"  out: error/bound = \S+ at index \(", lines[at + 1]), err
+    assert "got " in lines[at + 1] and "want " in lines[at + 1], err

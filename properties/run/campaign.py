@@ -421,10 +421,10 @@ class Campaign:
         worst = finding.get("worst")
         if worst:  # the worst check names the case that was dumped, not a shrink step's
             r.worst, r.check, r.worst_case = worst["ratio"], worst["check"], worst["case"]
-        lines = finding["message"].splitlines()
-        # A crash's, hang's or broken contract's second line is its error: what
-        # the user needs first.
-        shown = lines[:2] if {"crash", "hang", "contract"} & set(finding["kinds"]) else lines[:1]
+        # The header and its second line: a crash's, hang's or broken contract's
+        # error, or a wrong answer's first failing check (the element, in the
+        # function's own layout, got and want): what the user needs first.
+        shown = finding["message"].splitlines()[:2]
         self._say("\n".join(shown) or "finding", err=True)
         if refusal:
             # An exception on a case inside the declared support: a limit the
