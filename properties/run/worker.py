@@ -132,9 +132,7 @@ class Worker:
                 elif kind == "dump":
                     self.send("dumped", str(_write_fault_dump(**payload)))
             except Exception:
-                text = traceback.format_exc()
-                print(text, file=sys.stderr)  # the campaign names this log
-                self.send("error", text)
+                self.send("error", _logged_error())
             from ..checks import stateful
             from . import harness
 
@@ -426,6 +424,14 @@ class Worker:
         self.send("visit_end", {"generated": calls[0], "exhausted": False})
 
 
+def _logged_error() -> str:
+    """The exception being handled, as a traceback, written to this worker's
+    log too: the campaign's error line names the log, and shows only its last line."""
+    text = traceback.format_exc()
+    print(text, file=sys.stderr)
+    return text
+
+
 def _bug_key(failure: BaseException) -> tuple:
     """A failure's kinds and the checks that failed: with ``--keep-going``, a
     drawn case failing in a way already found is not shrunk again."""
@@ -528,9 +534,7 @@ def main(conn, database: str | None, reuse: bool, shrink_seconds: float | None,
     try:
         Worker(conn, database, reuse).serve()
     except Exception:
-        text = traceback.format_exc()
-        print(text, file=sys.stderr)  # the campaign names this log
-        conn.send(("error", text))
+        conn.send(("error", _logged_error()))
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
